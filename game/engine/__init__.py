@@ -1,0 +1,69 @@
+"""The TriPeaks rules engine: pure Python, standard library only, no Django.
+
+Everything in the project that needs a rule asks this package: cards and moves
+(:mod:`~game.engine.cards`, :mod:`~game.engine.moves`), the seeded deal
+(:mod:`~game.engine.deal`, :mod:`~game.engine.rng`), the rules and scoring
+(:mod:`~game.engine.state`), what a player may see (:mod:`~game.engine.view`) and game documents
+(:mod:`~game.engine.export`). ``python -m game.engine`` is its command line.
+
+>>> state = GameState.replay(Deal.from_seed("7"), Variant.TRIPEAKS, [])
+>>> state.status.value, len(state.legal_moves()) >= 1
+('in_progress', True)
+"""
+
+from game.engine.cards import FULL_DECK, Card, Rank, Suit, fits
+from game.engine.deal import Deal, Seed, normalise_seed
+from game.engine.errors import (
+    GameOverError,
+    IllegalMoveError,
+    MalformedError,
+    TriPeaksError,
+    VerificationError,
+)
+from game.engine.export import (
+    FORMAT,
+    GameRecord,
+    deal_document,
+    export_document,
+    parse_document,
+    verify,
+)
+from game.engine.layout import COVERED_BY, PEAK_TOPS, POSITIONS, Position
+from game.engine.moves import DRAW, Move
+from game.engine.state import GameState, ScoreBreakdown, Status
+from game.engine.variants import Variant
+from game.engine.view import PublicView, public_view
+
+__all__ = [
+    "COVERED_BY",
+    "DRAW",
+    "FORMAT",
+    "FULL_DECK",
+    "PEAK_TOPS",
+    "POSITIONS",
+    "Card",
+    "Deal",
+    "GameOverError",
+    "GameRecord",
+    "GameState",
+    "IllegalMoveError",
+    "MalformedError",
+    "Move",
+    "Position",
+    "PublicView",
+    "Rank",
+    "ScoreBreakdown",
+    "Seed",
+    "Status",
+    "Suit",
+    "TriPeaksError",
+    "Variant",
+    "VerificationError",
+    "deal_document",
+    "export_document",
+    "fits",
+    "normalise_seed",
+    "parse_document",
+    "public_view",
+    "verify",
+]

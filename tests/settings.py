@@ -1,0 +1,21 @@
+"""Settings for the test suite: the site's own settings, with a test-only secret key."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-for-any-real-site")
+
+from tripeaks_site.settings import *  # noqa: E402, F403
+
+# Hashing passwords slowly protects real accounts; test accounts only slow the suite.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The test servers speak plain HTTP on loopback; the production values are checked by
+# tests/tripeaks_site/test_deploy.py against the real settings module.
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+
+# A SQLite test database lives in a file, so that a Daphne process started by the browser tests
+# can share it with the test process. (PostgreSQL test databases are shared by nature.)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}

@@ -1,0 +1,9 @@
+"""The site's URLs: each app brings its own."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("game.urls")),
+    path("admin/", admin.site.urls),
+]

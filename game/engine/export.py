@@ -115,7 +115,7 @@ def parse_document(document: object) -> GameRecord:
     if document["format"] != FORMAT:
         raise MalformedError(f"the format is {document['format']!r}, not {FORMAT!r}")
     status = document["status"]
-    if status not in {s.value for s in Status}:
+    if not isinstance(status, str) or status not in {s.value for s in Status}:
         raise MalformedError(f"{status!r} is not a status")
     return GameRecord(
         game_id=_text(document, "id"),

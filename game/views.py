@@ -1,17 +1,91 @@
-"""Pages of the game app. Views stay thin: they render, the engine and services decide."""
+"""Pages of the game app. Views stay thin: they check access, call a service, render."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+import uuid
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST, require_safe
+
+from game import services
+from game.engine import Variant
+from game.forms import NewGameForm
+from game.models import Game
+from game.players import player_for_request
+from game.selectors import game_document, replay_frames
+from game.tutorial import STEPS, tutorial_frames
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: what the site is, and where to start."""
-    return render(request, "game/home.html")
+    return render(request, "game/home.html", {"variants": Variant})
 
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of TriPeaks in the project's own words."""
     return render(request, "game/rules.html")
+
+
+@require_safe
+def tutorial(request: HttpRequest) -> HttpResponse:
+    """A short run played out step by step on a fixed teaching deal."""
+    return render(request, "game/tutorial.html", {"frames": tutorial_frames(), "steps": STEPS})
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Start a casual game for whoever asks, signed in or not, and go to it."""
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Unknown variant")
+    player = player_for_request(request, create_guest_key=True)
+    game = services.game_start(player=player, variant=Variant(form.cleaned_data["variant"]))
+    return HttpResponseRedirect(game.get_absolute_url(), status=303)
+
+
+@require_POST
+def play_again(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Start a new casual game on the deal of a finished game (its seed is public by then)."""
+    game = get_object_or_404(Game, id=game_id)
+    if not game.is_over:
+        return HttpResponseBadRequest("This deal is still being played")
+    player = player_for_request(request, create_guest_key=True)
+    again = services.game_start(player=player, variant=Variant(game.variant), seed=game.seed)
+    return HttpResponseRedirect(again.get_absolute_url(), status=303)
+
+
+@require_safe
+def play(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """A game in progress for its player; a finished game's replay, with the deal, for anyone."""
+    game = get_object_or_404(Game, id=game_id)
+    if game.is_over:
+        return render(
+            request,
+            "game/finished.html",
+            {"game": game, "frames": replay_frames(game), "document": game_document(game)},
+        )
+    player = player_for_request(request)
+    if not player.owns(game.owner_id, game.guest_key):
+        return render(request, "game/forbidden.html", {"game": game}, status=403)
+    return render(request, "game/play.html", {"game": game})
+
+
+@require_safe
+def export(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The ``tripeaks-game/1`` document of a finished game; never the deal of one in play."""
+    game = get_object_or_404(Game, id=game_id)
+    if not game.is_over:
+        return JsonResponse(
+            {"error": "game_in_progress", "message": "A game can be exported once it is over"},
+            status=409,
+        )
+    response = JsonResponse(game_document(game), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="tripeaks-{game.id}.json"'
+    return response

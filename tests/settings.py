@@ -18,4 +18,9 @@ CSRF_COOKIE_SECURE = False
 # A SQLite test database lives in a file, so that a Daphne process started by the browser tests
 # can share it with the test process. (PostgreSQL test databases are shared by nature.)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # Named per process, so that two test runs in one checkout never share (and lock) one file.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
+
+# Threads that Channels and the live-game cache start must not hold connections past a test:
+# the test database is dropped at the end of the run.
+DATABASES["default"]["CONN_MAX_AGE"] = 0

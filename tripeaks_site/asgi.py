@@ -1,4 +1,4 @@
-"""ASGI entry point, served by Daphne: HTTP now, the game's websockets as they arrive."""
+"""ASGI entry point, served by Daphne: HTTP pages and the game's websockets."""
 
 import os
 
@@ -8,11 +8,23 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks_site.settings")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these need the app registry.
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+from game.routing import websocket_urlpatterns  # noqa: E402
 
 # In development Daphne serves the static files itself; in production the proxy does.
 http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 
-application = ProtocolTypeRouter({"http": http_application})
+application = ProtocolTypeRouter(
+    {
+        "http": http_application,
+        # The Origin header must name an allowed host; the session cookie says who is playing.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

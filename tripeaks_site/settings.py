@@ -167,3 +167,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# The game's websocket: messages a connection may send per second on average, and in a burst.
+GAME_SOCKET_RATE = float(os.environ.get("GAME_SOCKET_RATE", "20"))
+GAME_SOCKET_BURST = int(os.environ.get("GAME_SOCKET_BURST", "40"))

@@ -1,0 +1,215 @@
+"""Durable moves per second over real websockets, beside a bare echo on the same server.
+
+Starts Daphne on loopback against PostgreSQL, then for each N (1, 50, 200 by default) drives N
+concurrent websocket clients, first through a bare echo consumer and then through the game, each
+game client playing real games move by move (a fitting card when there is one, else a draw; a new
+game when one ends). Prints moves per second and the p50/p99 round trip of both, and their ratios.
+
+    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
+
+Needs PostgreSQL on 127.0.0.1:5432 (trust auth): it uses the database ``tripeaks_bench``, made
+and migrated on first use. Prints figures only; nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench")
+SERVER_ENV = {
+    "DATABASE_URL": DATABASE_URL,
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "GAME_SOCKET_RATE": "1000000",
+    "GAME_SOCKET_BURST": "1000000",
+    "LOG_LEVEL": "WARNING",
+}
+os.environ.update(SERVER_ENV)
+os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"
+
+import django  # noqa: E402
+import websockets  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from game.engine import Variant  # noqa: E402
+from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
+from game.services import game_start  # noqa: E402
+
+REPLY_TIMEOUT = 30.0
+
+
+@dataclass
+class Tally:
+    """Round trips measured in one phase."""
+
+    round_trips: list[float] = field(default_factory=list)
+    errors: int = 0
+
+    def summary(self, seconds: float) -> tuple[float, float, float]:
+        """(per second, p50 ms, p99 ms)."""
+        if not self.round_trips:
+            return 0.0, float("nan"), float("nan")
+        ordered = sorted(self.round_trips)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        return len(ordered) / seconds, statistics.median(ordered) * 1e3, p99 * 1e3
+
+
+@dataclass
+class Guest:
+    """A bench player: a stored guest session whose cookie the client sends."""
+
+    cookie: str
+    player: Player
+
+    @classmethod
+    def create(cls) -> Guest:
+        key = secrets.token_urlsafe(16)
+        session = SessionStore()
+        session[GUEST_KEY_SESSION_FIELD] = key
+        session.create()
+        return cls(f"{settings.SESSION_COOKIE_NAME}={session.session_key}", Player(None, key))
+
+    def new_game(self) -> str:
+        return str(game_start(player=self.player, variant=Variant.TRIPEAKS).id)
+
+
+def prepare_database() -> None:
+    """Create the bench database if it is missing, and migrate it."""
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    subprocess.run(
+        ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, check=False
+    )
+    call_command("migrate", verbosity=0)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+         "bench.echo_asgi:application"],
+        cwd=ROOT,
+        env=os.environ | SERVER_ENV,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("Daphne did not start")
+
+
+def next_move(view: dict[str, Any]) -> str:
+    """A fitting card when there is one (the server lists them), else a draw."""
+    playable = view["playable"]
+    return view["tableau"][playable[0]] if playable else "draw"
+
+
+async def echo_client(base: str, deadline: float, tally: Tally) -> None:
+    async with websockets.connect(f"{base}/ws/echo/", origin=base.replace("ws:", "http:")) as ws:
+        seq = 0
+        while time.monotonic() < deadline:
+            message = json.dumps({"type": "move", "seq": seq, "move": "draw"})
+            started = time.perf_counter()
+            await ws.send(message)
+            await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT)
+            tally.round_trips.append(time.perf_counter() - started)
+            seq += 1
+
+
+async def game_client(base: str, guest: Guest, deadline: float, tally: Tally) -> None:
+    while time.monotonic() < deadline:
+        game_id = await asyncio.to_thread(guest.new_game)
+        async with websockets.connect(
+            f"{base}/ws/games/{game_id}/",
+            origin=base.replace("ws:", "http:"),
+            additional_headers={"Cookie": guest.cookie},
+        ) as ws:
+            view = json.loads(await ws.recv())["game"]
+            while view["status"] == "in_progress" and time.monotonic() < deadline:
+                started = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "seq": view["seq"], "move": next_move(view)}))
+                reply = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
+                if reply["type"] != "state":
+                    tally.errors += 1
+                tally.round_trips.append(time.perf_counter() - started)
+                view = reply["game"]
+
+
+async def phase(clients: list[Any]) -> None:
+    await asyncio.gather(*clients)
+
+
+def run_phase(kind: str, base: str, guests: list[Guest], seconds: float) -> tuple[Tally, float]:
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    if kind == "echo":
+        clients = [echo_client(base, deadline, tally) for _ in guests]
+    else:
+        clients = [game_client(base, guest, deadline, tally) for guest in guests]
+    asyncio.run(phase(clients))
+    return tally, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 50, 200])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+
+    prepare_database()
+    port = free_port()
+    server = start_server(port)
+    base = f"ws://127.0.0.1:{port}"
+    print(f"Daphne on {base}, PostgreSQL {DATABASE_URL}, {args.seconds:g} s per phase")
+    print(f"{'N':>5} {'echo/s':>9} {'p50':>7} {'p99':>7} {'moves/s':>9} {'p50':>7} {'p99':>7} "
+          f"{'moves/echo':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip
+    try:
+        for n in args.clients:
+            guests = [Guest.create() for _ in range(n)]
+            echo, echo_seconds = run_phase("echo", base, guests, args.seconds)
+            moves, move_seconds = run_phase("moves", base, guests, args.seconds)
+            e_rate, e_p50, e_p99 = echo.summary(echo_seconds)
+            m_rate, m_p50, m_p99 = moves.summary(move_seconds)
+            print(
+                f"{n:>5} {e_rate:>9.0f} {e_p50:>6.2f}ms {e_p99:>6.2f}ms {m_rate:>9.0f} "
+                f"{m_p50:>6.2f}ms {m_p99:>6.2f}ms {m_rate / e_rate:>10.2f} "
+                f"{m_p99 / e_p99:>9.2f} {moves.errors:>6}",
+                flush=True,
+            )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+from django import forms
+
+from game.models import Variant
+
+
+class NewGameForm(forms.Form):
+    """Start a casual game."""
+
+    variant = forms.ChoiceField(choices=Variant.choices, required=False)
+
+    def clean_variant(self) -> str:
+        return self.cleaned_data["variant"] or Variant.TRIPEAKS

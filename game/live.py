@@ -1,0 +1,290 @@
+"""Live games: engine states kept in memory, and one database thread that writes moves in batches.
+
+The move path must be durable and fast. Each process keeps the engine state of the games it
+serves, so a move is checked without reading the database, and a single writer thread commits the
+moves of every game that arrived meanwhile in one transaction (group commit). A move is
+acknowledged only after its transaction has committed.
+
+The database stays the referee between processes: a move row is unique per (game, seq), so a
+process whose cached state is stale cannot write over a move made elsewhere; it finds out, forgets
+the game and reloads it from the log.
+
+Everything here belongs to one event loop (Daphne runs one per process; tests run one per test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final, TypeVar
+
+from django.db import IntegrityError, connection, transaction
+from django.db import models
+
+from game.engine import Deal, GameState, Variant
+from game.models import Game, Move, Status
+
+T = TypeVar("T")
+
+MAX_CACHED_GAMES: Final = 5000
+MAX_BATCH: Final = 500
+
+
+class MoveConflict(Exception):
+    """The move's sequence number was taken meanwhile, by another process or connection."""
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game row's fixed facts and the engine state its move log gives."""
+
+    game_id: uuid.UUID
+    owner_id: int | None
+    guest_key: str
+    mode: str
+    started_at: datetime
+    finished_at: datetime | None
+    state: GameState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def group_name(self) -> str:
+        return f"game-{self.game_id.hex}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """One move to append to a game's log, with the derived fields it changes."""
+
+    game_id: uuid.UUID
+    seq: int
+    move: str
+    played_at: datetime
+    status: str
+    score: int
+    cards_left: int
+    finished_at: datetime | None
+
+
+def load_live_game(game_id: uuid.UUID) -> LiveGame:
+    """Read a game and replay its log (raises Game.DoesNotExist)."""
+    game = Game.objects.get(id=game_id)
+    moves = list(Move.objects.filter(game_id=game_id).order_by("seq").values_list("move", flat=True))
+    state = GameState.replay(Deal.from_seed(game.seed), Variant(game.variant), moves)
+    if game.status == "abandoned" and not state.status.is_over:
+        state.abandon()
+    return LiveGame(
+        game_id=game.id,
+        owner_id=game.owner_id,
+        guest_key=game.guest_key,
+        mode=game.mode,
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+        state=state,
+    )
+
+
+def stored_progress(game_id: uuid.UUID) -> tuple[int, str]:
+    """The move count and status the database holds for a game."""
+    return Game.objects.values_list("move_count", "status").get(id=game_id)
+
+
+def write_moves(batch: list[MoveWrite]) -> list[Exception | None]:
+    """Write a batch in one transaction; if any move conflicts, write them one by one instead."""
+    try:
+        with transaction.atomic():
+            _write_together(batch)
+    except (IntegrityError, MoveConflict):
+        return [_write_alone(item) for item in batch]
+    return [None] * len(batch)
+
+
+def _write_alone(item: MoveWrite) -> Exception | None:
+    try:
+        with transaction.atomic():
+            _write_together([item])
+    except (IntegrityError, MoveConflict) as error:
+        return error
+    return None
+
+
+def _write_together(batch: list[MoveWrite]) -> None:
+    """Two statements for the whole batch: update the games, then append their moves.
+
+    A game's row is only updated while its stored log is exactly ``seq`` moves long and still in
+    play; if any game of the batch does not match, the batch is refused as a whole. The statements
+    are plain SQL sent with ``executemany`` (one round trip with psycopg's pipeline): building ORM
+    expressions for a batch costs more than the database does.
+    """
+    with connection.cursor() as cursor:
+        cursor.executemany(_UPDATE_GAME, [_update_params(item) for item in batch])
+        if cursor.rowcount != len(batch):
+            raise MoveConflict("a move's number was taken meanwhile")
+        cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+def _prepared(model: type[models.Model], name: str, value: object) -> object:
+    return model._meta.get_field(name).get_db_prep_value(value, connection, prepared=False)
+
+
+_GAME_FIELDS: Final = ("move_count", "status", "score", "cards_left", "last_move_at", "finished_at")
+_UPDATE_GAME: Final = "UPDATE {table} SET {sets} WHERE {id} = %s AND {count} = %s AND {status} = %s".format(
+    table=connection.ops.quote_name(Game._meta.db_table),
+    sets=", ".join(f"{_column(Game, name)} = %s" for name in _GAME_FIELDS),
+    id=_column(Game, "id"),
+    count=_column(Game, "move_count"),
+    status=_column(Game, "status"),
+)
+_MOVE_FIELDS: Final = ("game", "seq", "move", "played_at")
+_INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format(
+    table=connection.ops.quote_name(Move._meta.db_table),
+    columns=", ".join(_column(Move, name) for name in _MOVE_FIELDS),
+    values=", ".join(["%s"] * len(_MOVE_FIELDS)),
+)
+
+
+def _update_params(item: MoveWrite) -> list[object]:
+    new_values = (item.seq + 1, item.status, item.score, item.cards_left, item.played_at, item.finished_at)
+    return [
+        *(_prepared(Game, name, value) for name, value in zip(_GAME_FIELDS, new_values, strict=True)),
+        _prepared(Game, "id", item.game_id),
+        item.seq,
+        Status.IN_PROGRESS.value,
+    ]
+
+
+def _insert_params(item: MoveWrite) -> list[object]:
+    values = (item.game_id, item.seq, item.move, item.played_at)
+    return [_prepared(Move, name, value) for name, value in zip(_MOVE_FIELDS, values, strict=True)]
+
+
+def _close_connection() -> None:
+    # Resolved inside the calling thread: Django's connections are per thread.
+    connection.close()
+
+
+class DatabaseThread:
+    """The one thread, with its own persistent connection, that runs this loop's game queries."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="game-db")
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._call, function, args)
+
+    @staticmethod
+    def _call(function: Callable[..., T], args: tuple[object, ...]) -> T:
+        connection.close_if_unusable_or_obsolete()
+        return function(*args)
+
+    def close(self) -> None:
+        """Close the thread's connection and stop the thread (waits for queued work)."""
+        self._executor.submit(_close_connection).result()
+        self._executor.shutdown(wait=True)
+
+
+class MoveWriter:
+    """Group commit: moves queued from any game are written together, then each is answered."""
+
+    def __init__(self, database: DatabaseThread) -> None:
+        self._database = database
+        self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def write(self, item: MoveWrite) -> None:
+        """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="move-writer")
+        await future
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+            try:
+                results = await self._database.run(write_moves, [item for item, _ in batch])
+            except Exception as error:  # the database is down: every waiting move fails
+                results = [error] * len(batch)
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if result is None:
+                    future.set_result(None)
+                elif isinstance(result, IntegrityError | MoveConflict):
+                    future.set_exception(MoveConflict(str(result)))
+                else:
+                    future.set_exception(result)
+
+
+class LiveGames:
+    """This loop's cache of live games, its database thread and its move writer."""
+
+    def __init__(self) -> None:
+        self.database = DatabaseThread()
+        self.writer = MoveWriter(self.database)
+        self._games: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
+
+    async def get(self, game_id: uuid.UUID) -> LiveGame:
+        """The live game, loaded on first use (raises Game.DoesNotExist for an unknown game)."""
+        live = self._games.get(game_id)
+        if live is None:
+            live = await self.database.run(load_live_game, game_id)
+            self._games[game_id] = live
+            while len(self._games) > MAX_CACHED_GAMES:
+                self._games.popitem(last=False)
+        self._games.move_to_end(game_id)
+        return live
+
+    async def refresh(self, live: LiveGame, *, unless_current: bool = False) -> None:
+        """Replay ``live`` from the database (hold its lock), since another process may have moved.
+
+        With ``unless_current``, first ask whether the stored log differs from the cached one.
+        """
+        if unless_current:
+            stored = await self.database.run(stored_progress, live.game_id)
+            if stored == (live.state.seq, live.state.status.value):
+                return
+        fresh = await self.database.run(load_live_game, live.game_id)
+        live.state, live.finished_at = fresh.state, fresh.finished_at
+
+    def forget(self, game_id: uuid.UUID) -> None:
+        """Drop a cached game, so that the next use replays it from the database."""
+        self._games.pop(game_id, None)
+
+    def close(self) -> None:
+        self.database.close()
+
+
+_registries: dict[asyncio.AbstractEventLoop, LiveGames] = {}
+_registries_lock = threading.Lock()
+
+
+def live_games() -> LiveGames:
+    """The running event loop's live games."""
+    loop = asyncio.get_running_loop()
+    with _registries_lock:
+        registry = _registries.get(loop)
+        if registry is None:
+            registry = _registries[loop] = LiveGames()
+        return registry
+
+
+def close_all() -> None:
+    """Close every loop's database thread and cache (tests call this after each test)."""
+    with _registries_lock:
+        registries = list(_registries.values())
+        _registries.clear()
+    for registry in registries:
+        registry.close()

@@ -1,0 +1,123 @@
+"""Games as they are stored: a seeded deal and an append-only log of moves.
+
+Everything else on a game row (status, score, cards left, move count, timestamps) is derived from
+the log by the engine and kept beside it only so that pages and leaderboards can query it.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from game.engine import Status as EngineStatus
+from game.engine import Variant as EngineVariant
+from game.engine.deal import SEED_MAX_LENGTH
+from game.engine.layout import TABLEAU_SIZE
+
+
+class Variant(models.TextChoices):
+    TRIPEAKS = EngineVariant.TRIPEAKS.value, "TriPeaks"
+    NOWRAP = EngineVariant.NOWRAP.value, "TriPeaks without wrap"
+
+
+class Status(models.TextChoices):
+    IN_PROGRESS = EngineStatus.IN_PROGRESS.value, "In progress"
+    WON = EngineStatus.WON.value, "Won"
+    LOST = EngineStatus.LOST.value, "Lost"
+    ABANDONED = EngineStatus.ABANDONED.value, "Abandoned"
+
+
+class Mode(models.TextChoices):
+    CASUAL = "casual", "Casual"
+
+
+class Game(models.Model):
+    """One game of TriPeaks. The seed stays secret until the game is over."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    seed = models.CharField(max_length=SEED_MAX_LENGTH)
+    variant = models.CharField(max_length=32, choices=Variant, default=Variant.TRIPEAKS)
+    mode = models.CharField(max_length=16, choices=Mode, default=Mode.CASUAL)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    # A guest's games follow a random key kept in their session (it survives signing up).
+    guest_key = models.CharField(max_length=64, blank=True, db_index=True)
+    status = models.CharField(max_length=16, choices=Status, default=Status.IN_PROGRESS)
+    score = models.PositiveIntegerField(default=0)
+    cards_left = models.PositiveSmallIntegerField(default=TABLEAU_SIZE)
+    move_count = models.PositiveIntegerField(default=0)
+    assisted = models.BooleanField(default=False)
+    started_at = models.DateTimeField()
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(guest_key=""), name="game_has_an_owner"
+            ),
+            models.CheckConstraint(
+                condition=Q(cards_left__gte=0) & Q(cards_left__lte=TABLEAU_SIZE),
+                name="game_cards_left_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=Status.values), name="game_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(variant__in=Variant.values), name="game_variant_valid"
+            ),
+            models.CheckConstraint(
+                condition=(Q(status=Status.IN_PROGRESS) & Q(finished_at__isnull=True))
+                | (~Q(status=Status.IN_PROGRESS) & Q(finished_at__isnull=False)),
+                name="game_finished_exactly_when_over",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=Status.WON) | Q(cards_left=0), name="game_won_means_cleared"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["owner", "-started_at"], name="game_owner_recent"),
+            models.Index(fields=["guest_key", "-started_at"], name="game_guest_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} game {self.id} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game:play", kwargs={"game_id": self.id})
+
+    @property
+    def group_name(self) -> str:
+        """The channel-layer group of everyone watching this game."""
+        return f"game-{self.id.hex}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != Status.IN_PROGRESS
+
+    @property
+    def duration_ms(self) -> int | None:
+        if self.finished_at is None:
+            return None
+        return int((self.finished_at - self.started_at).total_seconds() * 1000)
+
+
+class Move(models.Model):
+    """One move of a game's log: ``draw`` or a card code. Rows are only ever added."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    move = models.CharField(max_length=4)
+    played_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique_per_game"),
+        ]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.seq}: {self.move}"

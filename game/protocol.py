@@ -1,0 +1,95 @@
+"""The websocket protocol's client messages: strict parsing, and a per-connection rate limit.
+
+See ``docs/protocol.md``. Anything that is not exactly one of these messages is refused with
+``bad_message`` before it reaches a service.
+"""
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Final
+
+MAX_MESSAGE_CHARS: Final = 256
+"""Far above the largest real message (a move is about 40 characters)."""
+MAX_SEQ: Final = 10_000
+"""No game has this many moves: 23 draws and 28 plays at most."""
+
+
+class ProtocolError(Exception):
+    """A message that is not one the protocol defines."""
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    """Ask for the current state."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    """Make ``move`` as move number ``seq``."""
+
+    seq: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonMessage:
+    """Give the game up."""
+
+
+ClientMessage = SyncMessage | MoveMessage | AbandonMessage
+
+_FIELDS: Final = {
+    "sync": {"type"},
+    "abandon": {"type"},
+    "move": {"type", "seq", "move"},
+}
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Read one client message, or raise ProtocolError saying what is wrong with it."""
+    if text is None:
+        raise ProtocolError("Messages are JSON text, not binary")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError(f"Messages are at most {MAX_MESSAGE_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("The message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("A message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ProtocolError(f"type must be one of {', '.join(sorted(_FIELDS))}")
+    if set(data) != _FIELDS[kind]:
+        raise ProtocolError(f"A {kind} message has exactly the fields {', '.join(sorted(_FIELDS[kind]))}")
+    if kind == "sync":
+        return SyncMessage()
+    if kind == "abandon":
+        return AbandonMessage()
+    seq, move = data["seq"], data["move"]
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+        raise ProtocolError("seq must be a whole number, the count of moves made so far")
+    if not isinstance(move, str):
+        raise ProtocolError("move must be a string: draw, or a card code such as 7h")
+    return MoveMessage(seq=seq, move=move)
+
+
+class TokenBucket:
+    """Allow ``rate`` messages a second on average, and bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._last = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True

@@ -1,0 +1,201 @@
+"""Every write to games: start a game, apply a move, abandon.
+
+Moves go through the live-game cache (:mod:`game.live`): the engine checks the move on the cached
+state under the game's lock, the move is committed with any others waiting, and only then is the
+new state broadcast to everyone watching the game. An error never changes the game.
+"""
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from game.engine import GameOverError, GameState, IllegalMoveError, MalformedError, Move
+from game.engine import Variant as EngineVariant
+from game.live import LiveGame, MoveConflict, MoveWrite, live_games
+from game.models import Game, Mode
+from game.players import Player
+from game.selectors import game_view
+
+View = dict[str, Any]
+
+
+class GameError(Exception):
+    """A request about a game that is refused; ``code`` is the protocol's error code."""
+
+    code = "error"
+
+    def __init__(self, message: str, view: View | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.view = view
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+
+class Forbidden(GameError):
+    code = "forbidden"
+
+
+class BadMove(GameError):
+    code = "bad_message"
+
+
+class IllegalMove(GameError):
+    code = "illegal_move"
+
+
+class OutOfSync(GameError):
+    code = "out_of_sync"
+
+
+class GameOver(GameError):
+    code = "game_over"
+
+
+class RateLimited(GameError):
+    code = "rate_limited"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """The state after a move message; ``applied`` is false for a resend, which changes nothing."""
+
+    view: View
+    applied: bool
+
+
+def new_seed() -> str:
+    """A fresh secret seed for a casual game."""
+    return secrets.token_hex(16)
+
+
+def game_start(
+    *, player: Player, variant: EngineVariant, mode: str = Mode.CASUAL, seed: str | None = None
+) -> Game:
+    """Start a game for ``player``: on a fresh secret deal, or on ``seed`` when it is public."""
+    return Game.objects.create(
+        seed=seed or new_seed(),
+        variant=variant.value,
+        mode=mode,
+        owner_id=player.user_id,
+        guest_key="" if player.user_id is not None else player.guest_key,
+        started_at=timezone.now(),
+    )
+
+
+async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
+    """The current VIEW of a game for its player, checked against the database first."""
+    live = await _owned_live_game(game_id, player)
+    async with live.lock:
+        await live_games().refresh(live, unless_current=True)
+        return game_view(live)
+
+
+async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str) -> MoveOutcome:
+    """Apply ``move`` as move number ``seq`` and broadcast the new state once it is committed.
+
+    A resend of the move already recorded at ``seq`` changes nothing and returns the state.
+    """
+    games = live_games()
+    live = await _owned_live_game(game_id, player)
+    try:
+        parsed = Move.parse(move)
+    except MalformedError as error:
+        raise BadMove(str(error)) from None
+    async with live.lock:
+        if seq > live.state.seq:  # another process may have recorded moves this one has not seen
+            await games.refresh(live)
+        state = live.state
+        if seq < state.seq:
+            if state.moves[seq] == parsed:
+                return MoveOutcome(game_view(live), applied=False)
+            raise OutOfSync(f"Move {seq} has already been made", game_view(live))
+        if seq > state.seq:
+            raise OutOfSync(f"The next move is number {state.seq}, not {seq}", game_view(live))
+        try:
+            state.apply(parsed)
+        except GameOverError as error:
+            raise GameOver(str(error), game_view(live)) from None
+        except IllegalMoveError as error:
+            raise IllegalMove(str(error), game_view(live)) from None
+        await _commit(live, seq)
+        view = game_view(live)
+        await broadcast(live.group_name, view)
+    return MoveOutcome(view, applied=True)
+
+
+async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
+    """Give a game up; the score so far stands."""
+    games = live_games()
+    live = await _owned_live_game(game_id, player)
+    async with live.lock:
+        await games.refresh(live, unless_current=True)
+        try:
+            live.state.abandon()
+        except GameOverError as error:
+            raise GameOver(str(error), game_view(live)) from None
+        finished_at = timezone.now()
+        recorded = await games.database.run(_store_abandon, game_id, live.state.seq, finished_at)
+        if not recorded:
+            await games.refresh(live)
+            raise OutOfSync("The game changed meanwhile", game_view(live))
+        live.finished_at = finished_at
+        view = game_view(live)
+        await broadcast(live.group_name, view)
+    return view
+
+
+async def broadcast(group: str, view: View) -> None:
+    """Send a game's new state to every connection watching it."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(group, {"type": "game.update", "game": view})
+
+
+async def _owned_live_game(game_id: uuid.UUID, player: Player) -> LiveGame:
+    try:
+        live = await live_games().get(game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound("There is no such game") from None
+    if not player.owns(live.owner_id, live.guest_key):
+        raise Forbidden("This game belongs to someone else")
+    return live
+
+
+async def _commit(live: LiveGame, seq: int) -> None:
+    """Write the move just applied at ``seq``; on failure put the cached state back as stored."""
+    state = live.state
+    now = timezone.now()
+    finished_at = now if state.status.is_over else None
+    write = MoveWrite(
+        game_id=live.game_id,
+        seq=seq,
+        move=state.moves[seq].text,
+        played_at=now,
+        status=state.status.value,
+        score=state.score,
+        cards_left=state.cards_left,
+        finished_at=finished_at,
+    )
+    try:
+        await live_games().writer.write(write)
+    except MoveConflict:
+        await live_games().refresh(live)
+        raise OutOfSync("Another move was recorded first", game_view(live)) from None
+    except BaseException:
+        live.state = GameState.replay(state.deal, state.variant, state.moves[:seq])
+        raise
+    live.finished_at = finished_at
+
+
+def _store_abandon(game_id: uuid.UUID, seq: int, finished_at: Any) -> bool:
+    updated = Game.objects.filter(id=game_id, move_count=seq, status="in_progress").update(
+        status="abandoned", finished_at=finished_at
+    )
+    return updated == 1

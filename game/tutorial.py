@@ -1,0 +1,149 @@
+"""The interactive tutorial: a short run played out, step by step, on a fixed teaching deal.
+
+The teaching deal is made up for the lesson and is never played as a game, so the tutorial page may
+know every card of it. The engine plays the lesson's moves, and each frame of the tutorial is the
+public view of the board at that point (what a player would see), the words to go with it, and
+the move the player is asked to make to go on.
+
+>>> frames = tutorial_frames()
+>>> [frame["move"] for frame in frames][:6]
+[None, '8d', '7h', '6c', 'draw', 'Ah']
+>>> frames[-1]["view"]["peaks_cleared"], frames[-1]["view"]["score"]
+(1, 440)
+"""
+
+from typing import Any, Final
+
+from game.engine import FULL_DECK, Card, Deal, GameState, Move, Variant, public_view
+
+# The cards the lesson uses, by position; the rest of the deck fills the other places in order.
+_LESSON_CARDS: Final = {
+    0: "7d",  # the top of the first peak
+    3: "5h",
+    4: "6h",
+    9: "6c",
+    10: "3d",
+    11: "4c",
+    18: "8d",
+    19: "7h",
+    20: "Ah",
+    21: "2s",
+    22: "9s",
+    23: "6s",
+    24: "Jc",
+    25: "8c",
+    26: "6d",
+    27: "Th",
+}
+_WASTE: Final = "7c"
+_FIRST_DRAW: Final = "Ks"
+
+
+def teaching_deal() -> Deal:
+    """The tutorial's fixed deal: the lesson's cards where it needs them, the rest in deck order."""
+    placed = {*_LESSON_CARDS.values(), _WASTE, _FIRST_DRAW}
+    filler = iter(card for card in FULL_DECK if card.code not in placed)
+    tableau = [
+        Card.parse(_LESSON_CARDS[p]) if p in _LESSON_CARDS else next(filler) for p in range(28)
+    ]
+    stock = [Card.parse(_FIRST_DRAW), *filler]
+    return Deal.from_cards("tutorial", (*tableau, Card.parse(_WASTE), *stock))
+
+
+# (step number, title, words, the move asked for or None for a step read with "Next").
+_SCRIPT: Final[tuple[tuple[int, str, str, str | None], ...]] = (
+    (
+        1,
+        "Opening position",
+        "The waste shows the 7♣. The ten cards of the bottom row are available, since nothing"
+        " overlaps them, and four of them fit on the 7: the 8♦, 6♠, 8♣ and 6♦, one rank above or"
+        " below. Cards that fit are outlined in gold.",
+        None,
+    ),
+    (
+        2,
+        "Playing up",
+        "Play the 8♦ onto the 7♣: it is one rank higher. Click or tap it.",
+        "8d",
+    ),
+    (
+        3,
+        "Playing down",
+        "The 8♦ is now the card to play onto. Runs can turn round, so go back down: play the 7♥.",
+        "7h",
+    ),
+    (
+        4,
+        "A streak",
+        "Both cards that covered the face-down card above them are gone, so it turned over: the"
+        " 6♣. You have played two cards in a row for 10 + 20 points; the third card of a streak"
+        " scores 30. Play the 6♣.",
+        "6c",
+    ),
+    (
+        5,
+        "Drawing when stuck",
+        "Nothing on the board fits the 6♣: no 5 or 7 is available. Click the stock to turn its top"
+        " card onto the waste. Drawing ends the streak, so the next card scores 10 again.",
+        "draw",
+    ),
+    (
+        6,
+        "The King–Ace wrap",
+        "A King. The ranks go round in a circle, so an Ace fits on a King, and a King on an Ace."
+        " Play the A♥.",
+        "Ah",
+    ),
+    (7, "A long streak", "Climb from the Ace: play the 2♠.", "2s"),
+    (7, "A long streak", "The 3♦ turned over. Play it: the streak is worth 30 now.", "3d"),
+    (7, "A long streak", "Then the 4♣, for 40.", "4c"),
+    (7, "A long streak", "And the 5♥, for 50.", "5h"),
+    (
+        8,
+        "Clearing a peak",
+        "Three sixes fit on the 5♥. Pick the one that opens something: the 6♥ is the last card"
+        " covering the top of the first peak.",
+        "6h",
+    ),
+    (
+        8,
+        "Clearing a peak",
+        "The peak's top card turned over: the 7♦. Play it for 70 streak points plus the"
+        " 100-point peak bonus.",
+        "7d",
+    ),
+)
+STEPS: Final = max(step for step, *_ in _SCRIPT)
+
+_DONE_TITLE: Final = "Peak cleared"
+_DONE_TEXT: Final = (
+    "That is the whole game: play up or down, wrap from King to Ace, draw when stuck, and keep"
+    " streaks long. Clear all three peaks before the stock runs out to win, and every card left in"
+    " the stock then scores 10 more."
+)
+
+
+def tutorial_frames() -> list[dict[str, Any]]:
+    """The tutorial, frame by frame: step number, title, words, the board and the move asked for.
+
+    A frame's ``view`` is the engine's public view before its move; the last frame shows the
+    board after the lesson, with no move.
+    """
+    state = GameState(teaching_deal(), Variant.TRIPEAKS)
+    frames = []
+    for step, title, text, move in _SCRIPT:
+        frames.append(
+            {"step": step, "title": title, "text": text, "move": move, "view": public_view(state)}
+        )
+        if move is not None:
+            state.apply(Move.parse(move))
+    frames.append(
+        {
+            "step": STEPS,
+            "title": _DONE_TITLE,
+            "text": _DONE_TEXT,
+            "move": None,
+            "view": public_view(state),
+        }
+    )
+    return frames

@@ -1,0 +1,390 @@
+"""The game websocket against the real ASGI application: the protocol of docs/protocol.md."""
+
+import asyncio
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+from channels.testing import WebsocketCommunicator
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.engine import Deal, GameState, Variant
+from game.models import Game, Move
+from tests.game.conftest import Seat, communicator, guest_session
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+DEAL = Deal.from_seed("1")
+
+
+def engine_state(moves: list[str]) -> GameState:
+    return GameState.replay(DEAL, Variant.TRIPEAKS, moves)
+
+
+def a_playable_card(moves: list[str]) -> str:
+    state = engine_state(moves)
+    return state.deal.tableau[state.playable_positions()[0]].code
+
+
+def an_unfitting_face_up_card(moves: list[str]) -> str:
+    state = engine_state(moves)
+    return next(
+        state.deal.tableau[p].code
+        for p in range(28)
+        if state.is_available(p) and not state.fits_waste(state.deal.tableau[p])
+    )
+
+
+async def stored_moves(game_id: uuid.UUID) -> list[str]:
+    return await sync_to_async(
+        lambda: list(Move.objects.filter(game_id=game_id).values_list("move", flat=True))
+    )()
+
+
+async def stored_game(game_id: uuid.UUID) -> Game:
+    return await sync_to_async(Game.objects.get)(id=game_id)
+
+
+async def send(socket: WebsocketCommunicator, message: dict[str, Any]) -> dict[str, Any]:
+    await socket.send_json_to(message)
+    reply: dict[str, Any] = await socket.receive_json_from(timeout=5)
+    return reply
+
+
+async def drain(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """Every message that arrives until the socket has been quiet for half a second."""
+    messages = [await socket.receive_json_from(timeout=5)]
+    while not await socket.receive_nothing(timeout=0.5):
+        messages.append(await socket.receive_json_from(timeout=5))
+    return messages
+
+
+async def test_connecting_sends_the_state_without_hidden_cards(make_seat, sockets) -> None:
+    """On connect the player gets the VIEW: ten face-up cards, 18 backs, 23 in the stock."""
+    seat: Seat = await make_seat()
+    socket = communicator(seat.game.id, seat.session_key)
+    sockets.append(socket)
+    assert (await socket.connect())[0]
+    message = await socket.receive_json_from(timeout=5)
+    view = message["game"]
+    assert message["type"] == "state"
+    assert view["id"] == str(seat.game.id)
+    assert view["mode"] == "casual"
+    assert view["tableau"][:18] == ["down"] * 18
+    assert view["tableau"][18:] == [card.code for card in DEAL.tableau[18:]]
+    assert view["waste"] == DEAL.waste.code
+    assert view["stock_count"] == 23
+    assert view["seq"] == 0
+    assert "seed" not in json.dumps(message)
+
+
+async def test_a_legal_move_is_stored_then_broadcast(make_seat, sockets) -> None:
+    """A playable card is recorded in the log, the derived fields follow, and the state comes back."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    card = a_playable_card([])
+    reply = await send(socket, {"type": "move", "seq": 0, "move": card})
+    assert reply["type"] == "state"
+    assert reply["game"]["seq"] == 1
+    assert reply["game"]["score"] == 10
+    assert reply["game"]["waste"] == card
+    assert await stored_moves(seat.game.id) == [card]
+    game = await stored_game(seat.game.id)
+    assert (game.move_count, game.score, game.cards_left) == (1, 10, 27)
+
+
+async def test_every_watcher_of_the_game_gets_the_new_state(make_seat, sockets) -> None:
+    """Two tabs on one game: a move made in one is pushed to both."""
+    seat: Seat = await make_seat()
+    first, second = await seat.connect(), await seat.connect()
+    sockets.extend([first, second])
+    await first.send_json_to({"type": "move", "seq": 0, "move": "draw"})
+    for socket in (first, second):
+        message = await socket.receive_json_from(timeout=5)
+        assert message["game"]["seq"] == 1
+        assert message["game"]["stock_count"] == 22
+
+
+async def test_an_illegal_move_is_refused_and_changes_nothing(make_seat, sockets) -> None:
+    """A card that does not fit gets illegal_move with the reason and the unchanged state."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    card = an_unfitting_face_up_card([])
+    reply = await send(socket, {"type": "move", "seq": 0, "move": card})
+    assert reply["type"] == "error"
+    assert reply["code"] == "illegal_move"
+    assert reply["message"] == f"{card} does not fit on {DEAL.waste.code}"
+    assert reply["game"]["seq"] == 0
+    assert await stored_moves(seat.game.id) == []
+
+
+async def test_a_hidden_card_is_refused_without_saying_where_it_is(make_seat, sockets) -> None:
+    """Naming a face-down card or a stock card gets the same answer, which reveals neither."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    face_down, in_stock = DEAL.tableau[0].code, DEAL.stock[5].code
+    first = await send(socket, {"type": "move", "seq": 0, "move": face_down})
+    second = await send(socket, {"type": "move", "seq": 0, "move": in_stock})
+    assert first["code"] == second["code"] == "illegal_move"
+    assert first["message"].replace(face_down, "X") == second["message"].replace(in_stock, "X")
+    assert first["game"] == second["game"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '"move"',
+        "{}",
+        '{"type": "dance"}',
+        '{"type": "move", "seq": 0}',
+        '{"type": "move", "move": "draw"}',
+        '{"type": "move", "seq": "0", "move": "draw"}',
+        '{"type": "move", "seq": true, "move": "draw"}',
+        '{"type": "move", "seq": -1, "move": "draw"}',
+        '{"type": "move", "seq": 0.0, "move": "draw"}',
+        '{"type": "move", "seq": 0, "move": 7}',
+        '{"type": "move", "seq": 0, "move": "7x"}',
+        '{"type": "move", "seq": 0, "move": "draw", "extra": 1}',
+        '{"type": "sync", "seq": 0}',
+        json.dumps({"type": "move", "seq": 0, "move": "draw", "pad": "x" * 5000}),
+        "[" * 100_000,
+    ],
+)
+async def test_malformed_messages_get_bad_message(make_seat, sockets, text: str) -> None:
+    """Anything but a protocol message is answered with bad_message and changes nothing."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    await socket.send_to(text_data=text)
+    reply = await socket.receive_json_from(timeout=5)
+    assert (reply["type"], reply["code"]) == ("error", "bad_message")
+    assert await stored_moves(seat.game.id) == []
+
+
+async def test_binary_frames_get_bad_message(make_seat, sockets) -> None:
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    await socket.send_to(bytes_data=b'{"type": "sync"}')
+    reply = await socket.receive_json_from(timeout=5)
+    assert reply["code"] == "bad_message"
+
+
+async def test_a_resent_move_is_answered_with_the_state_and_recorded_once(make_seat, sockets) -> None:
+    """The same move with the same seq, sent again after it was applied, changes nothing."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    first = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
+    again = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
+    assert again == first
+    assert await stored_moves(seat.game.id) == ["draw"]
+
+
+async def test_moves_out_of_order_get_out_of_sync_with_the_state(make_seat, sockets) -> None:
+    """A seq from the future, or a different move for a seq already taken, is out_of_sync."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    ahead = await send(socket, {"type": "move", "seq": 3, "move": "draw"})
+    assert (ahead["code"], ahead["game"]["seq"]) == ("out_of_sync", 0)
+    await send(socket, {"type": "move", "seq": 0, "move": "draw"})
+    other = await send(socket, {"type": "move", "seq": 0, "move": a_playable_card(["draw"])})
+    assert (other["code"], other["game"]["seq"]) == ("out_of_sync", 1)
+    assert await stored_moves(seat.game.id) == ["draw"]
+
+
+async def test_two_connections_racing_on_one_seq_have_exactly_one_winner(make_seat, sockets) -> None:
+    """Two different moves sent at once for the same seq: one is recorded, one is out_of_sync."""
+    seat: Seat = await make_seat()
+    first, second = await seat.connect(), await seat.connect()
+    sockets.extend([first, second])
+    card = a_playable_card([])
+    await asyncio.gather(
+        first.send_json_to({"type": "move", "seq": 0, "move": "draw"}),
+        second.send_json_to({"type": "move", "seq": 0, "move": card}),
+    )
+    messages = await drain(first) + await drain(second)
+    errors = [m for m in messages if m["type"] == "error"]
+    states = [m for m in messages if m["type"] == "state"]
+    assert [e["code"] for e in errors] == ["out_of_sync"]
+    assert [s["game"]["seq"] for s in states] == [1, 1]  # the winner's move reaches both sockets
+    assert errors[0]["game"] == states[0]["game"]
+    assert len(await stored_moves(seat.game.id)) == 1
+
+
+async def test_a_move_recorded_by_another_process_wins_over_a_stale_cache(make_seat, sockets) -> None:
+    """If another server process recorded seq 0 meanwhile, this one answers out_of_sync, not a fork."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+
+    def record_elsewhere() -> None:
+        from django.utils import timezone
+
+        Move.objects.create(game_id=seat.game.id, seq=0, move="draw", played_at=timezone.now())
+        Game.objects.filter(id=seat.game.id).update(move_count=1)
+
+    await sync_to_async(record_elsewhere)()
+    reply = await send(socket, {"type": "move", "seq": 0, "move": a_playable_card([])})
+    assert reply["code"] == "out_of_sync"
+    assert reply["game"]["seq"] == 1
+    assert reply["game"]["stock_count"] == 22
+    assert await stored_moves(seat.game.id) == ["draw"]
+
+
+async def test_moves_after_the_end_get_game_over(make_seat, sockets) -> None:
+    """Once abandoned, the game takes no more moves, and the score stands."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    card = a_playable_card([])
+    await send(socket, {"type": "move", "seq": 0, "move": card})
+    abandoned = await send(socket, {"type": "abandon"})
+    assert abandoned["game"]["status"] == "abandoned"
+    assert abandoned["game"]["finished_at"] is not None
+    late = await send(socket, {"type": "move", "seq": 1, "move": "draw"})
+    assert late["code"] == "game_over"
+    game = await stored_game(seat.game.id)
+    assert (game.status, game.score, game.move_count) == ("abandoned", 10, 1)
+
+
+async def test_someone_elses_game_is_forbidden(make_seat, sockets) -> None:
+    """Another guest cannot connect to a game in progress: forbidden, then the socket closes."""
+    seat: Seat = await make_seat()
+    intruder_session = await sync_to_async(guest_session)("guest-b")
+    socket = communicator(seat.game.id, intruder_session)
+    sockets.append(socket)
+    assert (await socket.connect())[0]
+    reply = await socket.receive_json_from(timeout=5)
+    assert (reply["type"], reply["code"]) == ("error", "forbidden")
+    assert "game" not in reply
+    assert (await socket.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_a_visitor_without_a_session_is_forbidden(make_seat, sockets) -> None:
+    seat: Seat = await make_seat()
+    socket = communicator(seat.game.id, None)
+    sockets.append(socket)
+    await socket.connect()
+    assert (await socket.receive_json_from(timeout=5))["code"] == "forbidden"
+
+
+async def test_an_unknown_game_is_not_found(make_seat, sockets) -> None:
+    seat: Seat = await make_seat()
+    socket = communicator(uuid.uuid4(), seat.session_key)
+    sockets.append(socket)
+    await socket.connect()
+    assert (await socket.receive_json_from(timeout=5))["code"] == "not_found"
+
+
+async def test_a_foreign_origin_is_refused_at_the_handshake(make_seat) -> None:
+    """A page on another site cannot open the player's socket with their cookie."""
+    seat: Seat = await make_seat()
+    socket = communicator(seat.game.id, seat.session_key, origin=b"https://evil.example")
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+async def test_a_flood_of_messages_is_rate_limited(make_seat, sockets) -> None:
+    """More messages than the burst allows get rate_limited; the connection stays usable."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    for _ in range(100):
+        await socket.send_to(text_data="{}")
+    codes = [(await socket.receive_json_from(timeout=5))["code"] for _ in range(100)]
+    assert set(codes) == {"bad_message", "rate_limited"}
+    assert codes[:40] == ["bad_message"] * 40  # the burst
+    await asyncio.sleep(0.2)  # enough to earn a few messages back
+    assert (await send(socket, {"type": "sync"}))["type"] == "state"
+
+
+async def test_a_whole_game_never_shows_a_hidden_card(make_seat, sockets) -> None:
+    """Played to the end, no message names a card before it is face up or drawn."""
+    seat: Seat = await make_seat(seed="2")
+    deal = Deal.from_seed("2")
+    socket = await seat.connect()
+    sockets.append(socket)
+    state = GameState(deal, Variant.TRIPEAKS)
+    seen = {card.code for card in deal.tableau[18:]} | {deal.waste.code}
+    codes = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+    while not state.status.is_over:
+        move = state.legal_moves()[0]
+        reply = await send(socket, {"type": "move", "seq": state.seq, "move": move.text})
+        state.apply(move)
+        seen |= {state.deal.tableau[p].code for p in range(28) if state.is_face_up(p)}
+        seen.add(state.waste_top.code)
+        named = set(codes.findall(json.dumps(reply)))
+        assert named <= seen, named - seen
+        assert reply["game"]["score"] == state.score
+    assert reply["game"]["status"] == state.status.value
+    game = await stored_game(seat.game.id)
+    assert (game.status, game.score, game.move_count) == (
+        state.status.value,
+        state.score,
+        state.seq,
+    )
+
+
+async def test_sync_answers_with_the_current_state(make_seat, sockets) -> None:
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    await send(socket, {"type": "move", "seq": 0, "move": "draw"})
+    reply = await send(socket, {"type": "sync"})
+    assert (reply["type"], reply["game"]["seq"]) == ("state", 1)
+
+
+async def test_a_reconnecting_player_finds_the_game_as_they_left_it(make_seat) -> None:
+    """Acknowledged moves survive the connection: a new socket gets the same state."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    card = a_playable_card([])
+    before = await send(socket, {"type": "move", "seq": 0, "move": card})
+    await socket.disconnect()
+    again = await seat.connect()
+    reply = await send(again, {"type": "sync"})
+    await again.disconnect()
+    assert reply["game"] == before["game"]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["type", "seq", "move", "x"]) | st.text(max_size=5), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(payload=JSON_VALUES)
+async def test_hostile_json_never_changes_the_game(make_seat, payload: object) -> None:
+    """Whatever JSON arrives, the answer is a state or an error, and only a valid move changes the log."""
+    seat: Seat = await make_seat(guest_key=f"guest-{uuid.uuid4().hex}")
+    socket = await seat.connect()
+    try:
+        await socket.send_to(text_data=json.dumps(payload))
+        reply = await socket.receive_json_from(timeout=5)
+    finally:
+        await socket.disconnect()
+    assert reply["type"] in {"state", "error"}
+    moves = await stored_moves(seat.game.id)
+    valid = (
+        isinstance(payload, dict)
+        and payload.get("type") == "move"
+        and set(payload) == {"type", "seq", "move"}
+        and payload["seq"] == 0
+        and payload["seq"] is not False
+        and payload["move"] in {m.text for m in engine_state([]).legal_moves()}
+    )
+    assert moves == ([payload["move"]] if valid else [])  # type: ignore[index]

@@ -7,6 +7,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# No client message comes near these sizes (a move is ~40 bytes); larger frames are cut off by
+# Daphne before the application sees them.
+DAPHNE_LIMITS := --websocket-max-message-size 16384 --websocket-max-frame-size 16384 \
+	--websocket_connect_timeout 10
 
 .PHONY: run test lint format bench chromium clean
 
@@ -19,8 +23,8 @@ $(STAMP): pyproject.toml
 ## run: set up, migrate and serve the site with Daphne on http://127.0.0.1:8000/
 run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/daphne --bind $(HOST) --port $(PORT) \
-		--websocket_connect_timeout 10 tripeaks_site.asgi:application
+	DEBUG=$${DEBUG:-1} $(BIN)/daphne --bind $(HOST) --port $(PORT) $(DAPHNE_LIMITS) \
+		tripeaks_site.asgi:application
 
 ## test: set up (including Debian's chromium for the browser tests) and run every test
 test: $(STAMP) chromium
@@ -37,6 +41,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/mypy --strict game/engine
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -10,12 +10,13 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import FULL_DECK, Deal, GameState, Move, Variant  # noqa: E402
-from game.engine.rng import DealRandom  # noqa: E402
+from game.engine import FULL_DECK, Deal, GameState, Move, Variant
+from game.engine.rng import DealRandom
 
 STATES_PER_MOVE_SAMPLE = 2000
 
@@ -42,7 +43,9 @@ def seconds_per_call(function: Callable[[], object]) -> float:
 def seconds_per_move(deal: Deal, variant: Variant, moves: list[str]) -> float:
     """Seconds to apply the middle move of a game, timed over many copies of the position."""
     middle = len(moves) // 2
-    states = [GameState.replay(deal, variant, moves[:middle]) for _ in range(STATES_PER_MOVE_SAMPLE)]
+    states = [
+        GameState.replay(deal, variant, moves[:middle]) for _ in range(STATES_PER_MOVE_SAMPLE)
+    ]
     move = Move.parse(moves[middle])
     start = time.perf_counter()
     for state in states:
@@ -54,7 +57,7 @@ def main(games: int) -> None:
     for variant in Variant:
         samples = [random_game(seed, variant) for seed in range(games)]
         replays = [
-            seconds_per_call(lambda d=deal, m=moves: GameState.replay(d, variant, m))
+            seconds_per_call(partial(GameState.replay, deal, variant, moves))
             for deal, moves in samples
         ]
         single = [seconds_per_move(deal, variant, moves) for deal, moves in samples]

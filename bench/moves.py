@@ -30,7 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench")
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench"
+)
 SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "DEBUG": "0",
@@ -45,6 +47,7 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"
 
 import django  # noqa: E402
 import websockets  # noqa: E402
+from websockets.typing import Origin  # noqa: E402
 
 django.setup()
 
@@ -134,7 +137,9 @@ def next_move(view: dict[str, Any]) -> str:
 
 
 async def echo_client(base: str, deadline: float, tally: Tally) -> None:
-    async with websockets.connect(f"{base}/ws/echo/", origin=base.replace("ws:", "http:")) as ws:
+    async with websockets.connect(
+        f"{base}/ws/echo/", origin=Origin(base.replace("ws:", "http:"))
+    ) as ws:
         seq = 0
         while time.monotonic() < deadline:
             message = json.dumps({"type": "move", "seq": seq, "move": "draw"})
@@ -150,13 +155,15 @@ async def game_client(base: str, guest: Guest, deadline: float, tally: Tally) ->
         game_id = await asyncio.to_thread(guest.new_game)
         async with websockets.connect(
             f"{base}/ws/games/{game_id}/",
-            origin=base.replace("ws:", "http:"),
+            origin=Origin(base.replace("ws:", "http:")),
             additional_headers={"Cookie": guest.cookie},
         ) as ws:
             view = json.loads(await ws.recv())["game"]
             while view["status"] == "in_progress" and time.monotonic() < deadline:
                 started = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "seq": view["seq"], "move": next_move(view)}))
+                await ws.send(
+                    json.dumps({"type": "move", "seq": view["seq"], "move": next_move(view)})
+                )
                 reply = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
                 if reply["type"] != "state":
                     tally.errors += 1

@@ -22,10 +22,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
-from django.db import IntegrityError, connection, transaction
-from django.db import models
+from django.db import IntegrityError, connection, models, transaction
 
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
@@ -70,15 +69,22 @@ class MoveWrite:
     score: int
     cards_left: int
     finished_at: datetime | None
+    duration_ms: int | None
+
+
+def replay_log(game: Game) -> GameState:
+    """The engine state a stored game's log gives (an abandonment is stored on the row alone)."""
+    moves = Move.objects.filter(game_id=game.id).order_by("seq").values_list("move", flat=True)
+    state = GameState.replay(Deal.from_seed(game.seed), Variant(game.variant), moves)
+    if game.status == Status.ABANDONED and not state.status.is_over:
+        state.abandon()
+    return state
 
 
 def load_live_game(game_id: uuid.UUID) -> LiveGame:
     """Read a game and replay its log (raises Game.DoesNotExist)."""
     game = Game.objects.get(id=game_id)
-    moves = list(Move.objects.filter(game_id=game_id).order_by("seq").values_list("move", flat=True))
-    state = GameState.replay(Deal.from_seed(game.seed), Variant(game.variant), moves)
-    if game.status == "abandoned" and not state.status.is_over:
-        state.abandon()
+    state = replay_log(game)
     return LiveGame(
         game_id=game.id,
         owner_id=game.owner_id,
@@ -129,21 +135,31 @@ def _write_together(batch: list[MoveWrite]) -> None:
         cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
 
 
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
 def _column(model: type[models.Model], name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)
+    return connection.ops.quote_name(_field(model, name).column)
 
 
-def _prepared(model: type[models.Model], name: str, value: object) -> object:
-    return model._meta.get_field(name).get_db_prep_value(value, connection, prepared=False)
+def _prepared(model: type[models.Model], name: str, value: object) -> Any:
+    return _field(model, name).get_db_prep_value(value, connection, prepared=False)
 
 
-_GAME_FIELDS: Final = ("move_count", "status", "score", "cards_left", "last_move_at", "finished_at")
-_UPDATE_GAME: Final = "UPDATE {table} SET {sets} WHERE {id} = %s AND {count} = %s AND {status} = %s".format(
-    table=connection.ops.quote_name(Game._meta.db_table),
-    sets=", ".join(f"{_column(Game, name)} = %s" for name in _GAME_FIELDS),
-    id=_column(Game, "id"),
-    count=_column(Game, "move_count"),
-    status=_column(Game, "status"),
+_GAME_FIELDS: Final = (
+    "move_count", "status", "score", "cards_left", "last_move_at", "finished_at", "duration_ms",
+)  # fmt: skip
+_UPDATE_GAME: Final = (
+    "UPDATE {table} SET {sets} WHERE {id} = %s AND {count} = %s AND {status} = %s".format(
+        table=connection.ops.quote_name(Game._meta.db_table),
+        sets=", ".join(f"{_column(Game, name)} = %s" for name in _GAME_FIELDS),
+        id=_column(Game, "id"),
+        count=_column(Game, "move_count"),
+        status=_column(Game, "status"),
+    )
 )
 _MOVE_FIELDS: Final = ("game", "seq", "move", "played_at")
 _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format(
@@ -153,17 +169,28 @@ _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format
 )
 
 
-def _update_params(item: MoveWrite) -> list[object]:
-    new_values = (item.seq + 1, item.status, item.score, item.cards_left, item.played_at, item.finished_at)
+def _update_params(item: MoveWrite) -> list[Any]:
+    new_values = (
+        item.seq + 1,
+        item.status,
+        item.score,
+        item.cards_left,
+        item.played_at,
+        item.finished_at,
+        item.duration_ms,
+    )
     return [
-        *(_prepared(Game, name, value) for name, value in zip(_GAME_FIELDS, new_values, strict=True)),
+        *(
+            _prepared(Game, name, value)
+            for name, value in zip(_GAME_FIELDS, new_values, strict=True)
+        ),
         _prepared(Game, "id", item.game_id),
         item.seq,
         Status.IN_PROGRESS.value,
     ]
 
 
-def _insert_params(item: MoveWrite) -> list[object]:
+def _insert_params(item: MoveWrite) -> list[Any]:
     values = (item.game_id, item.seq, item.move, item.played_at)
     return [_prepared(Move, name, value) for name, value in zip(_MOVE_FIELDS, values, strict=True)]
 

@@ -41,7 +41,11 @@ class Game(models.Model):
     variant = models.CharField(max_length=32, choices=Variant, default=Variant.TRIPEAKS)
     mode = models.CharField(max_length=16, choices=Mode, default=Mode.CASUAL)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="games",
     )
     # A guest's games follow a random key kept in their session (it survives signing up).
     guest_key = models.CharField(max_length=64, blank=True, db_index=True)
@@ -53,6 +57,7 @@ class Game(models.Model):
     started_at = models.DateTimeField()
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    duration_ms = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -63,9 +68,7 @@ class Game(models.Model):
                 condition=Q(cards_left__gte=0) & Q(cards_left__lte=TABLEAU_SIZE),
                 name="game_cards_left_in_range",
             ),
-            models.CheckConstraint(
-                condition=Q(status__in=Status.values), name="game_status_valid"
-            ),
+            models.CheckConstraint(condition=Q(status__in=Status.values), name="game_status_valid"),
             models.CheckConstraint(
                 condition=Q(variant__in=Variant.values), name="game_variant_valid"
             ),
@@ -76,6 +79,11 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(status=Status.WON) | Q(cards_left=0), name="game_won_means_cleared"
+            ),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True, duration_ms__isnull=True)
+                | Q(finished_at__isnull=False, duration_ms__isnull=False),
+                name="game_duration_exactly_when_finished",
             ),
         ]
         indexes = [
@@ -98,11 +106,6 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status != Status.IN_PROGRESS
 
-    @property
-    def duration_ms(self) -> int | None:
-        if self.finished_at is None:
-            return None
-        return int((self.finished_at - self.started_at).total_seconds() * 1000)
 
 
 class Move(models.Model):

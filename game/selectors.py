@@ -3,9 +3,9 @@
 from datetime import datetime
 from typing import Any
 
-from game.engine import Deal, GameState, Variant, export_document, public_view
+from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
-from game.live import LiveGame
+from game.live import LiveGame, replay_log
 from game.models import Game
 
 
@@ -27,23 +27,11 @@ def game_view(live: LiveGame) -> dict[str, Any]:
     }
 
 
-def finished_state(game: Game) -> GameState:
-    """The engine state of a finished game, replayed from its log."""
-    state = GameState.replay(
-        Deal.from_seed(game.seed),
-        Variant(game.variant),
-        game.moves.order_by("seq").values_list("move", flat=True),
-    )
-    if game.status == "abandoned" and not state.status.is_over:
-        state.abandon()
-    return state
-
-
 def game_document(game: Game) -> dict[str, Any]:
     """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones)."""
     owner = game.owner
     return export_document(
-        finished_state(game),
+        replay_log(game),
         game_id=str(game.id),
         player=owner.get_username() if owner is not None else None,
         started_at=iso(game.started_at),
@@ -58,13 +46,14 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
     Each frame gives the move that led to it, the tableau (card, face-up flag, played flag), the
     waste top, the stock still to come, the score and the streak.
     """
-    state = finished_state(game)
+    state = replay_log(game)
     moves = list(state.moves)
     replay = GameState(state.deal, state.variant)
     frames = [_frame(replay, None)]
     for move in moves:
         replay.apply(move)
         frames.append(_frame(replay, move.text))
+    frames[-1]["status"] = state.status.value  # an abandonment is not a move
     return frames
 
 

@@ -8,6 +8,7 @@ new state broadcast to everyone watching the game. An error never changes the ga
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -16,7 +17,7 @@ from django.utils import timezone
 from game.engine import GameOverError, GameState, IllegalMoveError, MalformedError, Move
 from game.engine import Variant as EngineVariant
 from game.live import LiveGame, MoveConflict, MoveWrite, live_games
-from game.models import Game, Mode
+from game.models import Game, Mode, Status
 from game.players import Player
 from game.selectors import game_view
 
@@ -89,6 +90,18 @@ def game_start(
     )
 
 
+def games_claim(*, guest_key: str, user_id: int) -> int:
+    """Give a guest's games to the account they signed up for or into; return how many moved.
+
+    Their games in play keep their ids and logs, so they go on from where they were.
+    """
+    if not guest_key:
+        return 0
+    return Game.objects.filter(owner__isnull=True, guest_key=guest_key).update(
+        owner_id=user_id, guest_key=""
+    )
+
+
 async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
     """The current VIEW of a game for its player, checked against the database first."""
     live = await _owned_live_game(game_id, player)
@@ -141,7 +154,9 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
         except GameOverError as error:
             raise GameOver(str(error), game_view(live)) from None
         finished_at = timezone.now()
-        recorded = await games.database.run(_store_abandon, game_id, live.state.seq, finished_at)
+        recorded = await games.database.run(
+            _store_abandon, game_id, live.state.seq, finished_at, live.started_at
+        )
         if not recorded:
             await games.refresh(live)
             raise OutOfSync("The game changed meanwhile", game_view(live))
@@ -182,6 +197,7 @@ async def _commit(live: LiveGame, seq: int) -> None:
         score=state.score,
         cards_left=state.cards_left,
         finished_at=finished_at,
+        duration_ms=None if finished_at is None else duration_ms(live.started_at, finished_at),
     )
     try:
         await live_games().writer.write(write)
@@ -194,8 +210,17 @@ async def _commit(live: LiveGame, seq: int) -> None:
     live.finished_at = finished_at
 
 
-def _store_abandon(game_id: uuid.UUID, seq: int, finished_at: Any) -> bool:
-    updated = Game.objects.filter(id=game_id, move_count=seq, status="in_progress").update(
-        status="abandoned", finished_at=finished_at
+def duration_ms(started_at: datetime, finished_at: datetime) -> int:
+    """How long a game took, in whole milliseconds."""
+    return max(0, int((finished_at - started_at).total_seconds() * 1000))
+
+
+def _store_abandon(
+    game_id: uuid.UUID, seq: int, finished_at: datetime, started_at: datetime
+) -> bool:
+    updated = Game.objects.filter(id=game_id, move_count=seq, status=Status.IN_PROGRESS).update(
+        status=Status.ABANDONED,
+        finished_at=finished_at,
+        duration_ms=duration_ms(started_at, finished_at),
     )
     return updated == 1

@@ -21,7 +21,7 @@ Position = int
 TABLEAU_SIZE: Final = 28
 POSITIONS: Final = range(TABLEAU_SIZE)
 PEAK_TOPS: Final[tuple[Position, ...]] = (0, 1, 2)
-ROWS: Final[tuple[range, ...]] = (range(0, 3), range(3, 9), range(9, 18), range(18, 28))
+ROWS: Final[tuple[range, ...]] = (range(3), range(3, 9), range(9, 18), range(18, 28))
 BOTTOM_ROW: Final = ROWS[3]
 
 
@@ -51,4 +51,3 @@ COVERS: Final[tuple[tuple[Position, ...], ...]] = tuple(
 
 ALL_PLAYED: Final = (1 << TABLEAU_SIZE) - 1
 """The bit mask of played positions when the peaks are cleared."""
-

@@ -14,8 +14,9 @@ Each 32-byte block is read as four unsigned 64-bit big-endian words, and the wor
 **Bounded numbers.** ``below(n)`` takes words ``w`` from the stream until one is smaller than
 ``2**64 - (2**64 % n)`` (so that every remainder is equally likely) and returns ``w % n``.
 
-**Shuffling.** The deck starts in index order (clubs A–K, diamonds, hearts, spades) and is shuffled
-by Fisher–Yates from the end: for ``i`` from 51 down to 1, swap card ``i`` with card ``below(i + 1)``.
+**Shuffling.** The deck starts in index order (clubs A–K, diamonds, hearts, spades) and is
+shuffled by Fisher–Yates from the end: for ``i`` from 51 down to 1, swap card ``i`` with card
+``below(i + 1)``.
 
 >>> DealRandom("42").shuffled("abcdef") == DealRandom("42").shuffled("abcdef")
 True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 from game.engine.cards import Card
@@ -31,7 +31,7 @@ CLEARING_BONUS_PER_CARD: Final = 10
 """Added, on clearing the peaks, for every card still in the stock."""
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Where a game stands."""
 
     IN_PROGRESS = "in_progress"
@@ -64,7 +64,18 @@ class ScoreBreakdown:
 class GameState:
     """The whole state of one game, hidden cards included."""
 
-    __slots__ = ("_drawn", "_played", "_wrap", "deal", "moves", "score", "status", "streak", "variant", "waste")
+    __slots__ = (
+        "_drawn",
+        "_played",
+        "_wrap",
+        "deal",
+        "moves",
+        "score",
+        "status",
+        "streak",
+        "variant",
+        "waste",
+    )
 
     def __init__(self, deal: Deal, variant: Variant) -> None:
         self.deal: Final = deal
@@ -131,7 +142,7 @@ class GameState:
         return not self.is_played(position) and self.is_face_up(position)
 
     def fits_waste(self, card: Card) -> bool:
-        """Whether ``card`` is one rank above or below the top waste card (with the variant's wrap)."""
+        """Whether ``card`` is a rank above or below the top waste card (K–A where it wraps)."""
         distance = abs(card.rank - self.waste[-1].rank)
         return distance == 1 or (self._wrap and distance == 12)
 
@@ -152,7 +163,9 @@ class GameState:
     def score_breakdown(self) -> ScoreBreakdown:
         """The score by scoring line: streaks, peak tops, and the clearing bonus."""
         peak_bonus = PEAK_BONUS * self.peaks_cleared
-        clearing_bonus = CLEARING_BONUS_PER_CARD * self.stock_count if self.status is Status.WON else 0
+        clearing_bonus = (
+            CLEARING_BONUS_PER_CARD * self.stock_count if self.status is Status.WON else 0
+        )
         return ScoreBreakdown(self.score - peak_bonus - clearing_bonus, peak_bonus, clearing_bonus)
 
     # Changing the game.

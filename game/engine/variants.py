@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from game.engine.errors import MalformedError
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """A rule variant, named as in exports and the protocol."""
 
     TRIPEAKS = "tripeaks"

@@ -38,6 +38,7 @@ def finish(game: Game) -> GameState:
         cards_left=state.cards_left,
         move_count=state.seq,
         finished_at=now,
+        duration_ms=int((now - game.started_at).total_seconds() * 1000),
     )
     game.refresh_from_db()
     return state
@@ -131,16 +132,18 @@ def test_a_finished_game_shows_its_replay_to_anyone(client: Client) -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert state.deal.tableau[0].code in html
-    frames = json.loads(
-        re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S).group(1)
-    )
+    found = re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None
+    frames = json.loads(found.group(1))
     assert len(frames) == state.seq + 1
     assert frames[-1]["score"] == state.score
 
 
 def test_an_abandoned_game_replays_to_its_status(client: Client) -> None:
     game = start_game(client)
-    Game.objects.filter(id=game.id).update(status="abandoned", finished_at=timezone.now())
+    Game.objects.filter(id=game.id).update(
+        status="abandoned", finished_at=timezone.now(), duration_ms=1000
+    )
     response = client.get(f"/games/{game.id}/export.json")
     assert response.json()["status"] == "abandoned"
     assert verify(response.json()).status.value == "abandoned"

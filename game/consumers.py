@@ -39,7 +39,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         except services.GameError as error:
             await self.send_error(error)
             await self.close(
-                code=CLOSE_NOT_FOUND if isinstance(error, services.GameNotFound) else CLOSE_FORBIDDEN
+                code=CLOSE_NOT_FOUND
+                if isinstance(error, services.GameNotFound)
+                else CLOSE_FORBIDDEN
             )
             return
         self.group = f"game-{self.game_id.hex}"
@@ -66,7 +68,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def dispatch_message(self, message: SyncMessage | MoveMessage | AbandonMessage) -> None:
         if isinstance(message, SyncMessage):
-            await self.send_state(await services.game_state(game_id=self.game_id, player=self.player))
+            await self.send_state(
+                await services.game_state(game_id=self.game_id, player=self.player)
+            )
         elif isinstance(message, AbandonMessage):
             await services.game_abandon(game_id=self.game_id, player=self.player)
         else:

@@ -62,7 +62,9 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise ProtocolError(f"type must be one of {', '.join(sorted(_FIELDS))}")
     if set(data) != _FIELDS[kind]:
-        raise ProtocolError(f"A {kind} message has exactly the fields {', '.join(sorted(_FIELDS[kind]))}")
+        raise ProtocolError(
+            f"A {kind} message has exactly the fields {', '.join(sorted(_FIELDS[kind]))}"
+        )
     if kind == "sync":
         return SyncMessage()
     if kind == "abandon":

@@ -27,7 +27,9 @@ def guest_session(guest_key: str) -> str:
     return session.session_key
 
 
-def communicator(game_id: object, session_key: str | None, origin: bytes = ORIGIN) -> WebsocketCommunicator:
+def communicator(
+    game_id: object, session_key: str | None, origin: bytes = ORIGIN
+) -> WebsocketCommunicator:
     headers = [(b"origin", origin), (b"host", b"localhost")]
     if session_key is not None:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))

@@ -83,7 +83,7 @@ async def test_connecting_sends_the_state_without_hidden_cards(make_seat, socket
 
 
 async def test_a_legal_move_is_stored_then_broadcast(make_seat, sockets) -> None:
-    """A playable card is recorded in the log, the derived fields follow, and the state comes back."""
+    """A playable card is logged, the derived fields follow, and the new state comes back."""
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
@@ -179,7 +179,9 @@ async def test_binary_frames_get_bad_message(make_seat, sockets) -> None:
     assert reply["code"] == "bad_message"
 
 
-async def test_a_resent_move_is_answered_with_the_state_and_recorded_once(make_seat, sockets) -> None:
+async def test_a_resent_move_is_answered_with_the_state_and_recorded_once(
+    make_seat, sockets
+) -> None:
     """The same move with the same seq, sent again after it was applied, changes nothing."""
     seat: Seat = await make_seat()
     socket = await seat.connect()
@@ -203,7 +205,9 @@ async def test_moves_out_of_order_get_out_of_sync_with_the_state(make_seat, sock
     assert await stored_moves(seat.game.id) == ["draw"]
 
 
-async def test_two_connections_racing_on_one_seq_have_exactly_one_winner(make_seat, sockets) -> None:
+async def test_two_connections_racing_on_one_seq_have_exactly_one_winner(
+    make_seat, sockets
+) -> None:
     """Two different moves sent at once for the same seq: one is recorded, one is out_of_sync."""
     seat: Seat = await make_seat()
     first, second = await seat.connect(), await seat.connect()
@@ -222,8 +226,10 @@ async def test_two_connections_racing_on_one_seq_have_exactly_one_winner(make_se
     assert len(await stored_moves(seat.game.id)) == 1
 
 
-async def test_a_move_recorded_by_another_process_wins_over_a_stale_cache(make_seat, sockets) -> None:
-    """If another server process recorded seq 0 meanwhile, this one answers out_of_sync, not a fork."""
+async def test_a_move_recorded_by_another_process_wins_over_a_stale_cache(
+    make_seat, sockets
+) -> None:
+    """If another process recorded seq 0 meanwhile, this one answers out_of_sync: no fork."""
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
@@ -360,8 +366,14 @@ async def test_a_reconnecting_player_finds_the_game_as_they_left_it(make_seat) -
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.sampled_from(["type", "seq", "move", "x"]) | st.text(max_size=5), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["type", "seq", "move", "x"]) | st.text(max_size=5),
+            children,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 
@@ -369,7 +381,7 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(payload=JSON_VALUES)
 async def test_hostile_json_never_changes_the_game(make_seat, payload: object) -> None:
-    """Whatever JSON arrives, the answer is a state or an error, and only a valid move changes the log."""
+    """Whatever JSON arrives, the answer is a state or an error; only a valid move is logged."""
     seat: Seat = await make_seat(guest_key=f"guest-{uuid.uuid4().hex}")
     socket = await seat.connect()
     try:

@@ -69,7 +69,9 @@ def test_a_malformed_boolean_is_refused() -> None:
 @pytest.mark.django_db
 def test_the_configured_database_answers() -> None:
     """The suite talks to the database that DATABASE_URL selects (SQLite when unset)."""
-    expected = "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
+    expected = (
+        "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
+    )
     assert connection.vendor == expected
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 + 1")
@@ -80,7 +82,9 @@ def test_the_channel_layer_carries_a_group_message() -> None:
     """A message sent to a group reaches a channel in it, through Redis when REDIS_URL is set."""
     layer = get_channel_layer()
     assert layer is not None
-    expected_backend = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    expected_backend = (
+        "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    )
     assert type(layer).__name__ == expected_backend
     group = f"settings-test-{uuid.uuid4().hex}"
 

@@ -11,7 +11,8 @@ from game import services
 from game.players import Player, player_for_scope
 from game.protocol import (
     AbandonMessage,
-    MoveMessage,
+    ClientMessage,
+    HintMessage,
     ProtocolError,
     SyncMessage,
     TokenBucket,
@@ -66,8 +67,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         except services.GameError as error:
             await self.send_error(error)
 
-    async def dispatch_message(self, message: SyncMessage | MoveMessage | AbandonMessage) -> None:
-        if isinstance(message, SyncMessage):
+    async def dispatch_message(self, message: ClientMessage) -> None:
+        if isinstance(message, HintMessage):
+            suggestion = await services.hint_request(game_id=self.game_id, player=self.player)
+            await self.send_json(
+                {
+                    "type": "hint",
+                    "move": suggestion.move,
+                    "position": suggestion.position,
+                    "reason": suggestion.reason,
+                    "game": suggestion.view,
+                }
+            )
+        elif isinstance(message, SyncMessage):
             await self.send_state(
                 await services.game_state(game_id=self.game_id, player=self.player)
             )
@@ -84,11 +96,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A new state of the game, broadcast by a service after its commit."""
         await self.send_state(event["game"])
 
+    async def game_analysis(self, event: dict[str, Any]) -> None:
+        """The post-game analysis, once the worker has finished it."""
+        await self.send_json({"type": "analysis", "analysis": event["analysis"]})
+
     async def send_state(self, view: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "state", "game": view}))
+        await self.send_json({"type": "state", "game": view})
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content))
 
     async def send_error(self, error: services.GameError) -> None:
         frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
         if error.view is not None:
             frame["game"] = error.view
-        await self.send(text_data=json.dumps(frame))
+        await self.send_json(frame)

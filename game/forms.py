@@ -7,6 +7,9 @@ class NewGameForm(forms.Form):
     """Start a casual game."""
 
     variant = forms.ChoiceField(choices=Variant.choices, required=False)
+    winnable_only = forms.BooleanField(
+        required=False, label="Winnable deals only (checked by the solver)"
+    )
 
     def clean_variant(self) -> str:
         return self.cleaned_data["variant"] or Variant.TRIPEAKS

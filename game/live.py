@@ -35,6 +35,10 @@ MAX_CACHED_GAMES: Final = 5000
 MAX_BATCH: Final = 500
 
 
+class GameGone(Exception):
+    """The game is not in the database (never was, or was deleted with its player's account)."""
+
+
 class MoveConflict(Exception):
     """The move's sequence number was taken meanwhile, by another process or connection."""
 
@@ -49,6 +53,7 @@ class LiveGame:
     mode: str
     started_at: datetime
     finished_at: datetime | None
+    assisted: bool
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -92,6 +97,7 @@ def load_live_game(game_id: uuid.UUID) -> LiveGame:
         mode=game.mode,
         started_at=game.started_at,
         finished_at=game.finished_at,
+        assisted=game.assisted,
         state=state,
     )
 
@@ -264,10 +270,10 @@ class LiveGames:
         self._games: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 
     async def get(self, game_id: uuid.UUID) -> LiveGame:
-        """The live game, loaded on first use (raises Game.DoesNotExist for an unknown game)."""
+        """The live game, loaded on first use (raises GameGone for an unknown game)."""
         live = self._games.get(game_id)
         if live is None:
-            live = await self.database.run(load_live_game, game_id)
+            live = await self._load(game_id)
             self._games[game_id] = live
             while len(self._games) > MAX_CACHED_GAMES:
                 self._games.popitem(last=False)
@@ -275,16 +281,29 @@ class LiveGames:
         return live
 
     async def refresh(self, live: LiveGame, *, unless_current: bool = False) -> None:
-        """Replay ``live`` from the database (hold its lock), since another process may have moved.
+        """Reload ``live`` from the database (hold its lock): another process may have moved, or
+        the game may have changed hands (a guest who signed up).
 
         With ``unless_current``, first ask whether the stored log differs from the cached one.
         """
         if unless_current:
-            stored = await self.database.run(stored_progress, live.game_id)
+            try:
+                stored = await self.database.run(stored_progress, live.game_id)
+            except Game.DoesNotExist:
+                self.forget(live.game_id)
+                raise GameGone(str(live.game_id)) from None
             if stored == (live.state.seq, live.state.status.value):
                 return
-        fresh = await self.database.run(load_live_game, live.game_id)
-        live.state, live.finished_at = fresh.state, fresh.finished_at
+        fresh = await self._load(live.game_id)
+        live.owner_id, live.guest_key = fresh.owner_id, fresh.guest_key
+        live.state, live.finished_at, live.assisted = fresh.state, fresh.finished_at, fresh.assisted
+
+    async def _load(self, game_id: uuid.UUID) -> LiveGame:
+        try:
+            return await self.database.run(load_live_game, game_id)
+        except Game.DoesNotExist:
+            self.forget(game_id)
+            raise GameGone(str(game_id)) from None
 
     def forget(self, game_id: uuid.UUID) -> None:
         """Drop a cached game, so that the next use replays it from the database."""

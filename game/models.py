@@ -107,7 +107,6 @@ class Game(models.Model):
         return self.status != Status.IN_PROGRESS
 
 
-
 class Move(models.Model):
     """One move of a game's log: ``draw`` or a card code. Rows are only ever added."""
 
@@ -124,3 +123,43 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seq}: {self.move}"
+
+
+class DealPar(models.Model):
+    """The solver's verdict on a deal: winnability and par, computed once per seed and variant.
+
+    Kept on the server only: for a deal still being played, the seed itself is a secret.
+    """
+
+    seed = models.CharField(max_length=SEED_MAX_LENGTH)
+    variant = models.CharField(max_length=32, choices=Variant)
+    winnable = models.BooleanField(null=True, help_text="None when the search ran out of budget")
+    par = models.PositiveIntegerField()
+    par_exact = models.BooleanField()
+    par_line = models.JSONField(help_text="The moves of a game that scores par")
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seed", "variant"], name="deal_par_unique_per_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"par {self.par} ({self.variant})"
+
+
+class GameAnalysis(models.Model):
+    """The post-game analysis of a finished game, computed off the move path."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis"
+    )
+    par = models.PositiveIntegerField()
+    report = models.JSONField(help_text="The engine's analysis, as JSON")
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "game analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id}"

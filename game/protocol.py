@@ -37,11 +37,17 @@ class AbandonMessage:
     """Give the game up."""
 
 
-ClientMessage = SyncMessage | MoveMessage | AbandonMessage
+@dataclass(frozen=True, slots=True)
+class HintMessage:
+    """Ask for a suggested move (casual games; the game is marked assisted)."""
+
+
+ClientMessage = SyncMessage | MoveMessage | AbandonMessage | HintMessage
 
 _FIELDS: Final = {
     "sync": {"type"},
     "abandon": {"type"},
+    "hint": {"type"},
     "move": {"type", "seq", "move"},
 }
 
@@ -69,6 +75,8 @@ def parse_client_message(text: str | None) -> ClientMessage:
         return SyncMessage()
     if kind == "abandon":
         return AbandonMessage()
+    if kind == "hint":
+        return HintMessage()
     seq, move = data["seq"], data["move"]
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
         raise ProtocolError("seq must be a whole number, the count of moves made so far")

@@ -6,7 +6,7 @@ from typing import Any
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
 from game.live import LiveGame, replay_log
-from game.models import Game
+from game.models import Game, GameAnalysis
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -22,16 +22,17 @@ def game_view(live: LiveGame) -> dict[str, Any]:
         "id": str(live.game_id),
         "mode": live.mode,
         **public_view(live.state),
+        "assisted": live.assisted,
         "started_at": iso(live.started_at),
         "finished_at": iso(live.finished_at),
     }
 
 
-def game_document(game: Game) -> dict[str, Any]:
+def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
     """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones)."""
     owner = game.owner
     return export_document(
-        replay_log(game),
+        state or replay_log(game),
         game_id=str(game.id),
         player=owner.get_username() if owner is not None else None,
         started_at=iso(game.started_at),
@@ -40,21 +41,31 @@ def game_document(game: Game) -> dict[str, Any]:
     )
 
 
-def replay_frames(game: Game) -> list[dict[str, Any]]:
+def replay_frames(state: GameState) -> list[dict[str, Any]]:
     """Every position of a finished game, with every card shown, for the step-by-step replay.
 
     Each frame gives the move that led to it, the tableau (card, face-up flag, played flag), the
     waste top, the stock still to come, the score and the streak.
     """
-    state = replay_log(game)
-    moves = list(state.moves)
     replay = GameState(state.deal, state.variant)
     frames = [_frame(replay, None)]
-    for move in moves:
+    for move in state.moves:
         replay.apply(move)
         frames.append(_frame(replay, move.text))
     frames[-1]["status"] = state.status.value  # an abandonment is not a move
     return frames
+
+
+def finished_game(game: Game) -> dict[str, Any]:
+    """What the page of a finished game shows: the replay, the document and the score's lines."""
+    state = replay_log(game)
+    return {
+        "game": game,
+        "frames": replay_frames(state),
+        "document": game_document(game, state),
+        "breakdown": state.score_breakdown().to_json(),
+        "analysis": game_analysis(game),
+    }
 
 
 def _frame(state: GameState, move: str | None) -> dict[str, Any]:
@@ -75,3 +86,8 @@ def _frame(state: GameState, move: str | None) -> dict[str, Any]:
         "streak": state.streak,
         "status": state.status.value,
     }
+
+
+def game_analysis(game: Game) -> dict[str, Any] | None:
+    """The stored analysis of a finished game, or None while it is being computed."""
+    return GameAnalysis.objects.filter(game=game).values_list("report", flat=True).first()

@@ -7,18 +7,31 @@ new state broadcast to everyone watching the game. An error never changes the ga
 
 import secrets
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from game.engine import GameOverError, GameState, IllegalMoveError, MalformedError, Move
+from game.engine import (
+    Deal,
+    GameOverError,
+    GameState,
+    IllegalMoveError,
+    MalformedError,
+    Move,
+    public_view,
+)
 from game.engine import Variant as EngineVariant
-from game.live import LiveGame, MoveConflict, MoveWrite, live_games
+from game.engine.hint import hint
+from game.engine.solver import solve
+from game.live import GameGone, LiveGame, MoveConflict, MoveWrite, live_games
 from game.models import Game, Mode, Status
 from game.players import Player
+from game.postgame import analysis_schedule
 from game.selectors import game_view
 
 View = dict[str, Any]
@@ -71,17 +84,42 @@ class MoveOutcome:
     applied: bool
 
 
+WINNABLE_SEED_TRIES: Final = 40
+"""Deals to try for a winnable one; about 90% of deals are winnable, so this never runs out."""
+
+
+class NoWinnableDeal(Exception):
+    """No winnable deal was found within the tries allowed (vanishingly unlikely)."""
+
+
 def new_seed() -> str:
     """A fresh secret seed for a casual game."""
     return secrets.token_hex(16)
 
 
+def winnable_seed(variant: EngineVariant) -> str:
+    """A fresh secret seed whose deal the solver proves winnable."""
+    for _ in range(WINNABLE_SEED_TRIES):
+        seed = new_seed()
+        if solve(Deal.from_seed(seed), variant).winnable:
+            return seed
+    raise NoWinnableDeal(f"no winnable deal in {WINNABLE_SEED_TRIES} tries")
+
+
 def game_start(
-    *, player: Player, variant: EngineVariant, mode: str = Mode.CASUAL, seed: str | None = None
+    *,
+    player: Player,
+    variant: EngineVariant,
+    mode: str = Mode.CASUAL,
+    seed: str | None = None,
+    winnable_only: bool = False,
 ) -> Game:
-    """Start a game for ``player``: on a fresh secret deal, or on ``seed`` when it is public."""
+    """Start a game for ``player``: on ``seed`` when it is public, else on a fresh secret deal
+    (one the solver proves winnable, with ``winnable_only``)."""
+    if seed is None:
+        seed = winnable_seed(variant) if winnable_only else new_seed()
     return Game.objects.create(
-        seed=seed or new_seed(),
+        seed=seed,
         variant=variant.value,
         mode=mode,
         owner_id=player.user_id,
@@ -104,8 +142,7 @@ def games_claim(*, guest_key: str, user_id: int) -> int:
 
 async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
     """The current VIEW of a game for its player, checked against the database first."""
-    live = await _owned_live_game(game_id, player)
-    async with live.lock:
+    async with _playing(game_id, player) as live:
         await live_games().refresh(live, unless_current=True)
         return game_view(live)
 
@@ -116,12 +153,11 @@ async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str)
     A resend of the move already recorded at ``seq`` changes nothing and returns the state.
     """
     games = live_games()
-    live = await _owned_live_game(game_id, player)
     try:
         parsed = Move.parse(move)
     except MalformedError as error:
         raise BadMove(str(error)) from None
-    async with live.lock:
+    async with _playing(game_id, player) as live:
         if seq > live.state.seq:  # another process may have recorded moves this one has not seen
             await games.refresh(live)
         state = live.state
@@ -140,14 +176,15 @@ async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str)
         await _commit(live, seq)
         view = game_view(live)
         await broadcast(live.group_name, view)
+        if live.state.status.is_over:
+            analysis_schedule(live, games.database)
     return MoveOutcome(view, applied=True)
 
 
 async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
     """Give a game up; the score so far stands."""
     games = live_games()
-    live = await _owned_live_game(game_id, player)
-    async with live.lock:
+    async with _playing(game_id, player) as live:
         await games.refresh(live, unless_current=True)
         try:
             live.state.abandon()
@@ -163,7 +200,44 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
         live.finished_at = finished_at
         view = game_view(live)
         await broadcast(live.group_name, view)
+        analysis_schedule(live, games.database)
     return view
+
+
+@dataclass(frozen=True, slots=True)
+class HintOutcome:
+    """A suggested move, where it is, why, and the game's state (now marked assisted)."""
+
+    move: str | None
+    position: int | None
+    reason: str
+    view: View
+
+
+async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
+    """Suggest a move from what the player can see, and mark the game as assisted.
+
+    Hints are for casual games: a ranked game must be the player's own play.
+    """
+    games = live_games()
+    async with _playing(game_id, player) as live:
+        if live.mode != Mode.CASUAL:
+            raise Forbidden("Hints are only for casual games", game_view(live))
+        if live.state.status.is_over:
+            raise GameOver("The game is over", game_view(live))
+        suggestion = hint(public_view(live.state))
+        if not live.assisted:
+            await games.database.run(_store_assisted, game_id)
+            live.assisted = True
+            await broadcast(live.group_name, game_view(live))
+        view = game_view(live)
+    card = suggestion.move.card if suggestion.move is not None else None
+    return HintOutcome(
+        move=suggestion.move.text if suggestion.move is not None else None,
+        position=live.state.deal.positions[card.index] if card is not None else None,
+        reason=suggestion.reason,
+        view=view,
+    )
 
 
 async def broadcast(group: str, view: View) -> None:
@@ -173,14 +247,21 @@ async def broadcast(group: str, view: View) -> None:
         await layer.group_send(group, {"type": "game.update", "game": view})
 
 
-async def _owned_live_game(game_id: uuid.UUID, player: Player) -> LiveGame:
+@asynccontextmanager
+async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame]:
+    """The player's live game, locked for the length of the block."""
+    games = live_games()
     try:
-        live = await live_games().get(game_id)
-    except Game.DoesNotExist:
+        live = await games.get(game_id)
+        async with live.lock:
+            if not player.owns(live.owner_id, live.guest_key):
+                # The cache may predate a change of hands (a guest who signed up): ask once.
+                await games.refresh(live)
+                if not player.owns(live.owner_id, live.guest_key):
+                    raise Forbidden("This game belongs to someone else")
+            yield live
+    except GameGone:
         raise GameNotFound("There is no such game") from None
-    if not player.owns(live.owner_id, live.guest_key):
-        raise Forbidden("This game belongs to someone else")
-    return live
 
 
 async def _commit(live: LiveGame, seq: int) -> None:
@@ -208,6 +289,10 @@ async def _commit(live: LiveGame, seq: int) -> None:
         live.state = GameState.replay(state.deal, state.variant, state.moves[:seq])
         raise
     live.finished_at = finished_at
+
+
+def _store_assisted(game_id: uuid.UUID) -> None:
+    Game.objects.filter(id=game_id).update(assisted=True)
 
 
 def duration_ms(started_at: datetime, finished_at: datetime) -> int:

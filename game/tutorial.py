@@ -55,9 +55,8 @@ _SCRIPT: Final[tuple[tuple[int, str, str, str | None], ...]] = (
     (
         1,
         "Opening position",
-        "The waste shows the 7♣. The ten cards of the bottom row are available, since nothing"
-        " overlaps them, and four of them fit on the 7: the 8♦, 6♠, 8♣ and 6♦, one rank above or"
-        " below. Cards that fit are outlined in gold.",
+        "The waste shows the 7♣. The ten bottom cards are available, as nothing overlaps them,"
+        " and four fit on the 7, one rank up or down: 8♦, 6♠, 8♣ and 6♦, outlined in gold.",
         None,
     ),
     (
@@ -75,16 +74,15 @@ _SCRIPT: Final[tuple[tuple[int, str, str, str | None], ...]] = (
     (
         4,
         "A streak",
-        "Both cards that covered the face-down card above them are gone, so it turned over: the"
-        " 6♣. You have played two cards in a row for 10 + 20 points; the third card of a streak"
-        " scores 30. Play the 6♣.",
+        "Both cards covering the card above them are gone, so it turned over: the 6♣. Two cards"
+        " in a row scored 10 + 20; the third card of a streak scores 30. Play the 6♣.",
         "6c",
     ),
     (
         5,
         "Drawing when stuck",
-        "Nothing on the board fits the 6♣: no 5 or 7 is available. Click the stock to turn its top"
-        " card onto the waste. Drawing ends the streak, so the next card scores 10 again.",
+        "Nothing fits the 6♣: no 5 or 7 is available. Click the stock to turn its top card onto"
+        " the waste. Drawing ends the streak: the next card scores 10 again.",
         "draw",
     ),
     (
@@ -102,7 +100,7 @@ _SCRIPT: Final[tuple[tuple[int, str, str, str | None], ...]] = (
         8,
         "Clearing a peak",
         "Three sixes fit on the 5♥. Pick the one that opens something: the 6♥ is the last card"
-        " covering the top of the first peak.",
+        " covering the first peak's top.",
         "6h",
     ),
     (
@@ -117,9 +115,8 @@ STEPS: Final = max(step for step, *_ in _SCRIPT)
 
 _DONE_TITLE: Final = "Peak cleared"
 _DONE_TEXT: Final = (
-    "That is the whole game: play up or down, wrap from King to Ace, draw when stuck, and keep"
-    " streaks long. Clear all three peaks before the stock runs out to win, and every card left in"
-    " the stock then scores 10 more."
+    "That is the game: play up or down, wrap from King to Ace, draw when stuck, keep streaks"
+    " long. Clear all three peaks to win; each card still in the stock then scores 10 more."
 )
 
 

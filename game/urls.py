@@ -12,4 +12,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/", views.play, name="play"),
     path("games/<uuid:game_id>/again", views.play_again, name="again"),
     path("games/<uuid:game_id>/export.json", views.export, name="export"),
+    path("games/<uuid:game_id>/analysis.json", views.analysis, name="analysis"),
 ]

@@ -17,14 +17,14 @@ from game.engine import Variant
 from game.forms import NewGameForm
 from game.models import Game
 from game.players import player_for_request
-from game.selectors import game_document, replay_frames
+from game.selectors import finished_game, game_analysis, game_document
 from game.tutorial import STEPS, tutorial_frames
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: what the site is, and where to start."""
-    return render(request, "game/home.html", {"variants": Variant})
+    return render(request, "game/home.html")
 
 
 @require_safe
@@ -46,7 +46,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return HttpResponseBadRequest("Unknown variant")
     player = player_for_request(request, create_guest_key=True)
-    game = services.game_start(player=player, variant=Variant(form.cleaned_data["variant"]))
+    game = services.game_start(
+        player=player,
+        variant=Variant(form.cleaned_data["variant"]),
+        winnable_only=form.cleaned_data["winnable_only"],
+    )
     return HttpResponseRedirect(game.get_absolute_url(), status=303)
 
 
@@ -66,15 +70,26 @@ def play(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """A game in progress for its player; a finished game's replay, with the deal, for anyone."""
     game = get_object_or_404(Game, id=game_id)
     if game.is_over:
-        return render(
-            request,
-            "game/finished.html",
-            {"game": game, "frames": replay_frames(game), "document": game_document(game)},
-        )
+        return render(request, "game/finished.html", finished_game(game))
     player = player_for_request(request)
     if not player.owns(game.owner_id, game.guest_key):
         return render(request, "game/forbidden.html", {"game": game}, status=403)
     return render(request, "game/play.html", {"game": game})
+
+
+@require_safe
+def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """A finished game's analysis: 200 with it, 202 while it is being computed."""
+    game = get_object_or_404(Game, id=game_id)
+    if not game.is_over:
+        return JsonResponse(
+            {"error": "game_in_progress", "message": "A game is analysed once it is over"},
+            status=409,
+        )
+    report = game_analysis(game)
+    if report is None:
+        return JsonResponse({"status": "pending"}, status=202)
+    return JsonResponse(report)
 
 
 @require_safe

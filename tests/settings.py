@@ -4,13 +4,14 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-for-any-real-site")
 
-from tripeaks_site.settings import *  # noqa: E402, F403
+from tripeaks_site.settings import *  # noqa: F403
+from tripeaks_site.settings import BASE_DIR, DATABASES
 
 # Hashing passwords slowly protects real accounts; test accounts only slow the suite.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # The test servers speak plain HTTP on loopback; the production values are checked by
-# tests/tripeaks_site/test_deploy.py against the real settings module.
+# tests/tripeaks_site/test_settings.py against the real settings module.
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
@@ -24,3 +25,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Threads that Channels and the live-game cache start must not hold connections past a test:
 # the test database is dropped at the end of the run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# Tests play whole games as fast as the machine allows; the rate-limit test sets its own limits.
+GAME_SOCKET_RATE = 10_000.0
+GAME_SOCKET_BURST = 10_000

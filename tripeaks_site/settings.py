@@ -9,9 +9,14 @@ Every variable has a safe default for a newcomer's machine: SQLite and Channels'
 - ``REDIS_URL``: e.g. ``redis://127.0.0.1:6379/0``; selects the Redis channel layer and cache.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins, for a site behind a proxy on another port.
 - ``SECURE_SSL_REDIRECT``: ``0`` to leave HTTPS redirection to the proxy (default on in production).
+- ``EMAIL_HOST``: an SMTP server for password-reset mail; unset, mail is printed on the console.
+  With it: ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``
+  (on) or ``EMAIL_USE_SSL`` (off).
+- ``DEFAULT_FROM_EMAIL``: the sender of the site's mail.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +67,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "game",
     "accounts",
     "leaderboard",
@@ -75,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a login refused for too many failures into a page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tripeaks_site.urls"
@@ -134,6 +142,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Accounts. Axes' backend comes first: it refuses a locked-out sign-in before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:profile"
+LOGOUT_REDIRECT_URL = "game:home"
+# Sessions in the database, as Django's own engine, also noting whose they are, so that deleting
+# an account can end every session it is signed in on.
+SESSION_ENGINE = "accounts.sessions"
+
+# Throttling sign-in: five wrong passwords for one username from one address lock that pair for
+# fifteen minutes. Locking the pair, not the username alone, keeps an attacker from locking a
+# player out everywhere; not the address alone, so one café's wifi does not lock each other out.
+# Behind a proxy, Daphne must run with --proxy-headers so that REMOTE_ADDR is the player's address.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A locked-out player who keeps trying does not push the end of the cool-off further away.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+# Successful sign-ins are not logged: the failures that throttling needs are enough to keep.
+AXES_DISABLE_ACCESS_LOG = True
+
+# Mail (password resets): printed on the console unless an SMTP server is configured.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "TriPeaks Online <noreply@localhost>")
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

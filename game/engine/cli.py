@@ -5,6 +5,12 @@
 ``python -m game.engine verify FILE... | -``
     Replay game documents (JSON files, or JSON lines on standard input with ``-``) and check the
     deal, every move, the score and the status. One line per document; exit status 1 if any fails.
+``python -m game.engine solve SEED [--variant V] [--par] [--max-nodes N] [--max-ms MS]``
+    Whether the seed's deal can be won, with a winning line; with ``--par`` also its par (the best
+    score any line reaches) and a line that reaches it. Prints one JSON object.
+``python -m game.engine analyse FILE | -``
+    Verify a finished game's document, then print its analysis as JSON: par and the player's share
+    of it, the move that lost a winnable deal, draws made while a card fitted, and the streaks.
 """
 
 from __future__ import annotations
@@ -15,9 +21,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
+from game.engine.analysis import analyse
 from game.engine.deal import Deal
 from game.engine.errors import TriPeaksError
 from game.engine.export import deal_document, verify
+from game.engine.solver import PAR_BUDGET, WINNABILITY_BUDGET, Budget, find_par, solve
 from game.engine.variants import Variant
 
 EXIT_OK = 0
@@ -26,7 +34,9 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m game.engine", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m game.engine", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     deal = commands.add_parser("deal", help="print the deal a seed gives")
@@ -37,6 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("verify", help="replay and check game documents")
     check.add_argument("files", nargs="+", metavar="FILE", help="JSON files, or - for JSON lines")
+
+    solver = commands.add_parser("solve", help="whether a seed's deal can be won, and its par")
+    solver.add_argument("seed", help="the seed (a whole number stands for its decimal string)")
+    solver.add_argument(
+        "--variant", default=Variant.TRIPEAKS.value, choices=[v.value for v in Variant]
+    )
+    solver.add_argument("--par", action="store_true", help="also find the best score and its line")
+    solver.add_argument("--max-nodes", type=int, help="node budget of each search")
+    solver.add_argument("--max-ms", type=float, help="time budget of each search, in ms")
+
+    analysis = commands.add_parser("analyse", help="analyse a finished game's document")
+    analysis.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
     return parser
 
 
@@ -45,6 +67,14 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     out = stdout or sys.stdout
     if args.command == "deal":
         return print_deal(args.seed, Variant.parse(args.variant), out)
+    if args.command == "solve":
+        budgets = (
+            _budget(WINNABILITY_BUDGET, args.max_nodes, args.max_ms),
+            _budget(PAR_BUDGET, args.max_nodes, args.max_ms),
+        )
+        return print_solution(args.seed, Variant.parse(args.variant), args.par, budgets, out)
+    if args.command == "analyse":
+        return print_analysis(args.file, out)
     return verify_sources(args.files, out)
 
 
@@ -97,3 +127,56 @@ def verify_text(text: str) -> tuple[bool, str]:
     except TriPeaksError as error:
         return False, str(error)
     return True, f"{state.status.value}, {state.score} points, {state.seq} moves"
+
+
+def print_solution(
+    seed: str, variant: Variant, with_par: bool, budgets: tuple[Budget, Budget], out: TextIO
+) -> int:
+    """Print whether the deal can be won (and its par): winnable, line, [par...], nodes, ms."""
+    try:
+        deal = Deal.from_seed(seed)
+    except TriPeaksError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    result = solve(deal, variant, budget=budgets[0])
+    report: dict[str, object] = {
+        "winnable": result.winnable,
+        "line": None if result.line is None else [move.text for move in result.line],
+    }
+    nodes, ms = result.nodes, result.elapsed_ms
+    if with_par:
+        par = find_par(deal, variant, budget=budgets[1])
+        report |= {
+            "par": par.par,
+            "par_line": [move.text for move in par.line],
+            "par_exact": par.exact,
+        }
+        nodes, ms = nodes + par.nodes, ms + par.elapsed_ms
+    report |= {"nodes": nodes, "ms": round(ms, 1)}
+    json.dump(report, out)
+    out.write("\n")
+    return EXIT_OK
+
+
+def print_analysis(source: str, out: TextIO) -> int:
+    """Verify one game document, then print its analysis; exit status 1 if it does not hold up."""
+    label, text = next(read_documents([source]))
+    try:
+        if text.startswith("\0"):
+            raise TriPeaksError(text[1:])
+        document = json.loads(text)
+        state = verify(document)
+        report = analyse(state).to_json()
+    except json.JSONDecodeError as error:
+        print(f"error: {label}: not JSON ({error.msg} at line {error.lineno})", file=sys.stderr)
+        return EXIT_FAILED
+    except TriPeaksError as error:
+        print(f"error: {label}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    json.dump(report, out, indent=2)
+    out.write("\n")
+    return EXIT_OK
+
+
+def _budget(default: Budget, max_nodes: int | None, max_ms: float | None) -> Budget:
+    return Budget(max_nodes=default.max_nodes if max_nodes is None else max_nodes, max_ms=max_ms)

@@ -60,6 +60,13 @@ class ScoreBreakdown:
     def total(self) -> int:
         return self.streak_points + self.peak_bonus + self.clearing_bonus
 
+    def to_json(self) -> dict[str, int]:
+        return {
+            "streak_points": self.streak_points,
+            "peak_bonus": self.peak_bonus,
+            "clearing_bonus": self.clearing_bonus,
+        }
+
 
 class GameState:
     """The whole state of one game, hidden cards included."""

@@ -33,6 +33,7 @@ class PublicView(TypedDict):
     cards_left: int
     peaks_cleared: int
     playable: list[int]
+    breakdown: dict[str, int]
 
 
 def public_tableau(state: GameState) -> list[str | None]:
@@ -61,4 +62,6 @@ def public_view(state: GameState) -> PublicView:
         "cards_left": state.cards_left,
         "peaks_cleared": state.peaks_cleared,
         "playable": state.playable_positions(),
+        # The score by the lines of the scoring table, so that no page has to know them.
+        "breakdown": state.score_breakdown().to_json(),
     }

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.db import connection
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 E2E_DIR = Path(__file__).resolve().parent
@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP_VIEWPORT = {"width": 1280, "height": 800}
+DESKTOP_VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 
 
 def chromium_skipped() -> bool:

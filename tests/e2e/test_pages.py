@@ -9,13 +9,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Response, expect
+from playwright.sync_api import Page, Response, ViewportSize, expect
 
 SCREENSHOT_DIR = Path(
     os.environ.get("TRIPEAKS_SCREENSHOTS", Path(tempfile.gettempdir()) / "tripeaks-screenshots")
 )
 
-VIEWPORTS = {
+VIEWPORTS: dict[str, ViewportSize] = {
     "desktop": {"width": 1280, "height": 800},
     "phone": {"width": 360, "height": 740},
 }

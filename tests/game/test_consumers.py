@@ -301,8 +301,9 @@ async def test_a_foreign_origin_is_refused_at_the_handshake(make_seat) -> None:
     assert not connected
 
 
-async def test_a_flood_of_messages_is_rate_limited(make_seat, sockets) -> None:
+async def test_a_flood_of_messages_is_rate_limited(make_seat, sockets, settings) -> None:
     """More messages than the burst allows get rate_limited; the connection stays usable."""
+    settings.GAME_SOCKET_RATE, settings.GAME_SOCKET_BURST = 20.0, 40
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)

@@ -132,7 +132,9 @@ def test_a_finished_game_shows_its_replay_to_anyone(client: Client) -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert state.deal.tableau[0].code in html
-    found = re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S)
+    found = re.search(
+        r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S
+    )
     assert found is not None
     frames = json.loads(found.group(1))
     assert len(frames) == state.seq + 1

@@ -1,0 +1,60 @@
+"""A player's board settings, and which account each signed-in session belongs to."""
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import models
+
+
+class PlayerSettings(models.Model):
+    """How a signed-in player likes the board; a player without a row has the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="player_settings",
+    )
+    four_colour_deck = models.BooleanField(
+        "four-colour deck",
+        default=False,
+        help_text="Clubs green and diamonds blue, so that no two suits share a colour.",
+    )
+    animations = models.BooleanField(
+        default=True,
+        help_text="Cards slide and flip. Always off when your system asks for reduced motion.",
+    )
+    confirm_draw_when_play_fits = models.BooleanField(
+        "confirm before drawing while a play fits",
+        default=False,
+        help_text="Ask before drawing from the stock while a card on the peaks could be played.",
+    )
+    allow_watching = models.BooleanField(
+        "allow others to watch my games",
+        default=True,
+        help_text="Let other players watch your games in progress, where the site offers it.",
+    )
+
+    class Meta:
+        verbose_name = "player settings"
+        verbose_name_plural = "player settings"
+
+    def __str__(self) -> str:
+        return f"Settings of user {self.user_id}"
+
+
+class SessionOwner(models.Model):
+    """The account a stored session is signed in to, so that deleting it can end that session.
+
+    Written by :mod:`accounts.sessions` whenever a signed-in session is saved; it goes with the
+    session when the session is deleted (sign-out, a new session key, ``clearsessions``).
+    """
+
+    session = models.OneToOneField(
+        Session, primary_key=True, on_delete=models.CASCADE, related_name="owner"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_owners"
+    )
+
+    def __str__(self) -> str:
+        return f"Session of user {self.user_id}"

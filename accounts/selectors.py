@@ -1,0 +1,158 @@
+"""Reads about a player: statistics, recent games, board preferences, and their data export."""
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Avg, Count, Max, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import PlayerSettings
+from game.models import Game, Status
+from game.selectors import game_document, iso
+
+EXPORT_FORMAT = "tripeaks-export/1"
+RECENT_GAMES = 10
+BOARD_PREFERENCES = ("four_colour_deck", "animations", "confirm_draw_when_play_fits")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatistics:
+    """A player's record, computed from their stored games (finished ones only).
+
+    Rates, averages and the best score are ``None`` until there is a game (or a win) to take
+    them from.
+    """
+
+    games_played: int
+    games_won: int
+    win_rate: float | None
+    best_score: int | None
+    average_score: float | None
+    current_win_streak: int
+    longest_win_streak: int
+    average_win_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInProgress:
+    """What may be shown of a game still in play: nothing that reveals a card."""
+
+    id: uuid.UUID
+    started_at: datetime
+    moves: int
+
+
+def finished_games(user: AbstractBaseUser) -> QuerySet[Game]:
+    """The player's games that are over: won, lost or abandoned."""
+    return Game.objects.filter(owner_id=user.pk).exclude(status=Status.IN_PROGRESS)
+
+
+def player_statistics(user: AbstractBaseUser) -> PlayerStatistics:
+    """The player's record: totals in one aggregate query, win streaks from the finished games
+    in the order they ended (statuses only)."""
+    games = finished_games(user)
+    totals = games.aggregate(
+        played=Count("id"),
+        won=Count("id", filter=Q(status=Status.WON)),
+        best_score=Max("score"),
+        average_score=Avg("score"),
+        average_win_ms=Avg("duration_ms", filter=Q(status=Status.WON)),
+    )
+    in_order = games.order_by("finished_at", "started_at", "id").values_list("status", flat=True)
+    current, longest = win_streaks(in_order.iterator())
+    played, won = totals["played"], totals["won"]
+    average_win_ms = totals["average_win_ms"]
+    return PlayerStatistics(
+        games_played=played,
+        games_won=won,
+        win_rate=won / played if played else None,
+        best_score=totals["best_score"],
+        average_score=totals["average_score"],
+        current_win_streak=current,
+        longest_win_streak=longest,
+        average_win_ms=round(average_win_ms) if average_win_ms is not None else None,
+    )
+
+
+def win_streaks(statuses: Iterable[str]) -> tuple[int, int]:
+    """The current and the longest run of wins in game results listed oldest first.
+
+    >>> win_streaks(["won", "won", "lost", "won", "won", "won", "abandoned", "won"])
+    (1, 3)
+    >>> win_streaks([])
+    (0, 0)
+    """
+    current = longest = 0
+    for status in statuses:
+        current = current + 1 if status == Status.WON else 0
+        longest = max(longest, current)
+    return current, longest
+
+
+def recent_games(user: AbstractBaseUser, *, finished_only: bool = False) -> list[Game]:
+    """The player's latest games, newest first."""
+    games = finished_games(user) if finished_only else Game.objects.filter(owner_id=user.pk)
+    return list(games.order_by("-started_at")[:RECENT_GAMES])
+
+
+def games_in_progress(user: AbstractBaseUser) -> list[GameInProgress]:
+    """The player's unfinished games, named only by what reveals no card."""
+    rows = (
+        Game.objects.filter(owner_id=user.pk, status=Status.IN_PROGRESS)
+        .order_by("-started_at")
+        .values_list("id", "started_at", "move_count")
+    )
+    return [GameInProgress(*row) for row in rows]
+
+
+def board_preferences(user: AbstractBaseUser | AnonymousUser) -> dict[str, bool]:
+    """How the board should look and behave for this visitor; defaults for guests.
+
+    >>> board_preferences(AnonymousUser())
+    {'four_colour_deck': False, 'animations': True, 'confirm_draw_when_play_fits': False}
+    """
+    defaults = {name: getattr(PlayerSettings(), name) for name in BOARD_PREFERENCES}
+    if not user.is_authenticated:
+        return defaults
+    stored = PlayerSettings.objects.filter(user_id=user.pk).values(*BOARD_PREFERENCES).first()
+    return stored if stored is not None else defaults
+
+
+def player_settings(user: AbstractBaseUser) -> PlayerSettings:
+    """The player's settings row, or an unsaved one holding the defaults."""
+    return PlayerSettings.objects.filter(user_id=user.pk).first() or PlayerSettings(user_id=user.pk)
+
+
+def account_export(user: AbstractBaseUser, *, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the site keeps about a player, as one ``tripeaks-export/1`` object.
+
+    Each finished game is a ``tripeaks-game/1`` document with its deal and move log. Games still
+    in play are listed without their deal, which would reveal the face-down cards.
+    """
+    games = finished_games(user).select_related("owner").order_by("started_at", "id")
+    settings = player_settings(user)
+    return {
+        "format": EXPORT_FORMAT,
+        "player": user.get_username(),
+        "exported_at": iso(now or timezone.now()),
+        "account": {
+            "username": user.get_username(),
+            "email": getattr(user, "email", ""),
+            "date_joined": iso(getattr(user, "date_joined", None)),
+            "settings": {
+                "four_colour_deck": settings.four_colour_deck,
+                "animations": settings.animations,
+                "confirm_draw_when_play_fits": settings.confirm_draw_when_play_fits,
+                "allow_watching": settings.allow_watching,
+            },
+        },
+        "games": [game_document(game) for game in games.iterator(chunk_size=200)],
+        "games_in_progress": [
+            {"id": str(game.id), "started_at": iso(game.started_at), "moves": game.moves}
+            for game in games_in_progress(user)
+        ],
+    }

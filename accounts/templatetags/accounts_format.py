@@ -1,0 +1,46 @@
+"""Filters for showing a player's figures."""
+
+import math
+from datetime import timedelta
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def percent(fraction: float | None) -> str:
+    """A fraction as a whole percentage: 0.4567 → "46%"; nothing known → "–".
+
+    >>> percent(0.4567), percent(1), percent(None)
+    ('46%', '100%', '–')
+    """
+    if fraction is None:
+        return "–"
+    return f"{round(fraction * 100)}%"
+
+
+@register.filter
+def game_time(milliseconds: int | None) -> str:
+    """A game's length as minutes and seconds, or hours too: 185000 → "3:05"; none → "–".
+
+    >>> game_time(185_000), game_time(3_723_400), game_time(999), game_time(None)
+    ('3:05', '1:02:03', '0:01', '–')
+    """
+    if milliseconds is None:
+        return "–"
+    minutes, seconds = divmod(round(milliseconds / 1000), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@register.filter
+def whole_minutes(span: timedelta | None) -> int:
+    """A span of time in minutes, rounded up: how long to wait.
+
+    >>> whole_minutes(timedelta(minutes=15)), whole_minutes(timedelta(seconds=61))
+    (15, 2)
+    """
+    if span is None:
+        return 0
+    return math.ceil(span.total_seconds() / 60)

@@ -1,0 +1,186 @@
+"""Pages of the accounts app. Views stay thin: they check access, call a service, render.
+
+Signing in, out and the password pages are Django's own views, configured in ``urls.py``; signing
+in is extended only to hand the guest's games over to the account.
+"""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.contrib.auth.views import LoginView, PasswordResetConfirmView
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accounts import selectors, services
+from accounts.forms import AccountDeleteForm, SettingsForm, SignUpForm
+from game.players import GUEST_KEY_SESSION_FIELD
+from game.services import games_claim
+
+# Signing up logs the new player in directly, past the throttling backend that guards passwords.
+SIGN_UP_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _see_other(url_name: str) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse(url_name), status=303)
+
+
+def _claimed_message(request: HttpRequest, count: int) -> None:
+    if count == 1:
+        messages.success(request, "The game you played as a guest is now yours.")
+    elif count:
+        messages.success(request, f"The {count} games you played as a guest are now yours.")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """Open an account; the guest signing up keeps what they played and is signed in."""
+    if request.user.is_authenticated:
+        return _see_other("accounts:profile")
+    form = SignUpForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            signed_up = services.account_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                guest_key=request.session.get(GUEST_KEY_SESSION_FIELD, ""),
+            )
+        except IntegrityError:
+            form.add_error("username", "Someone took this username a moment ago. Try another.")
+        else:
+            # A new session key, keeping the session's data (the guest key with it).
+            login(request, signed_up.user, backend=SIGN_UP_BACKEND)
+            messages.success(request, f"Welcome, {signed_up.user.get_username()}!")
+            _claimed_message(request, signed_up.games_claimed)
+            return _see_other("accounts:profile")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+class SignInView(LoginView):
+    """Django's sign-in page; a guest signing in hands their games over to the account."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        # Signing in keeps the session's data under a new key, the guest key included.
+        claimed = games_claim(
+            guest_key=self.request.session.get(GUEST_KEY_SESSION_FIELD, ""),
+            user_id=form.get_user().pk,
+        )
+        _claimed_message(self.request, claimed)
+        return response
+
+
+class PasswordResetSetView(PasswordResetConfirmView):
+    """Django's new-password page of a reset; it also lifts a sign-in lock-out on the account."""
+
+    template_name = "accounts/password_reset_confirm.html"
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        services.sign_in_failures_clear(username=form.user.get_username())
+        return response
+
+
+@login_required
+@require_safe
+def profile(request: HttpRequest) -> HttpResponse:
+    """The player's own record, recent games and games in play."""
+    user = request.user
+    assert user.is_authenticated
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": user,
+            "statistics": selectors.player_statistics(user),
+            "recent_games": selectors.recent_games(user),
+            "own_profile": True,
+        },
+    )
+
+
+@require_safe
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    """Anyone's public record and their latest finished games (the replays are public)."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "statistics": selectors.player_statistics(player),
+            "recent_games": selectors.recent_games(player, finished_only=True),
+            "own_profile": False,  # as everyone sees it, the player included
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_settings(request: HttpRequest) -> HttpResponse:
+    """The board settings the player keeps with their account."""
+    user = request.user
+    assert user.is_authenticated
+    form = SettingsForm(
+        request.POST if request.method == "POST" else None,
+        instance=selectors.player_settings(user),
+    )
+    if form.is_valid():
+        services.settings_update(user=user, **form.cleaned_data)
+        messages.success(request, "Your settings are saved.")
+        return _see_other("accounts:settings")
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_safe
+def data(request: HttpRequest) -> HttpResponse:
+    """What the site keeps about the player, how to download it, and how to delete it."""
+    user = request.user
+    assert user.is_authenticated
+    return render(
+        request,
+        "accounts/data.html",
+        {
+            "games_finished": selectors.finished_games(user).count(),
+            "games_in_progress": selectors.games_in_progress(user),
+        },
+    )
+
+
+@login_required
+@require_safe
+def export(request: HttpRequest) -> HttpResponse:
+    """Download every finished game, with its deal and move log, as one JSON file."""
+    user = request.user
+    assert user.is_authenticated
+    now = timezone.now()
+    response = JsonResponse(
+        selectors.account_export(user, now=now), json_dumps_params={"indent": 2}
+    )
+    filename = f"tripeaks-export-{now:%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete(request: HttpRequest) -> HttpResponse:
+    """Delete the account and everything about it, once the player confirms their password."""
+    user = request.user
+    assert user.is_authenticated
+    form = AccountDeleteForm(request.POST if request.method == "POST" else None, user=user)
+    if form.is_valid():
+        services.account_delete(user=user)
+        logout(request)
+        messages.success(request, "Your account and your games are deleted. Goodbye!")
+        return _see_other("game:home")
+    return render(request, "accounts/delete.html", {"form": form})

@@ -1,0 +1,166 @@
+"""Benchmark the solver on consecutive seeds of each variant.
+
+    .venv/bin/python bench/solver.py N [--start S] [--skip-par]
+
+For each variant it solves the deals of seeds S, S+1, …, S+N-1 and prints the win rate, the mean
+par, and the median, 95th percentile and maximum of the time and peak memory of both searches. Each
+search runs in a child process of its own (``fork``), so its peak memory is the child's peak
+resident set less what it had at the start: the memory that search needed, measured by the
+operating system. Figures only: nothing here asserts a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.engine.deal import Deal
+from game.engine.solver import find_par, solve
+from game.engine.variants import Variant
+
+Measurement = dict[str, float | int | bool | None]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One search on one deal."""
+
+    seed: int
+    ms: float
+    peak_mb: float
+    nodes: int
+    answer: int | bool | None
+    exact: bool
+
+
+def measured(search: Callable[[], Measurement]) -> Measurement:
+    """Run ``search`` in a child process; its figures plus the memory it needed."""
+    if not hasattr(os, "fork"):
+        return {**search(), "peak_mb": math.nan}
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: measure, report through the pipe, and leave at once
+        os.close(reader)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        figures = search()
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        figures["peak_mb"] = (after - before) / 1024  # ru_maxrss is in KiB on Linux
+        with os.fdopen(writer, "w") as pipe:
+            json.dump(figures, pipe)
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    result: Measurement = json.loads(text)
+    return result
+
+
+def winnability(deal: Deal, variant: Variant) -> Measurement:
+    result = solve(deal, variant)
+    return {
+        "ms": result.elapsed_ms,
+        "nodes": result.nodes,
+        "answer": result.winnable,
+        "exact": True,
+    }
+
+
+def par(deal: Deal, variant: Variant) -> Measurement:
+    result = find_par(deal, variant)
+    return {
+        "ms": result.elapsed_ms,
+        "nodes": result.nodes,
+        "answer": result.par,
+        "exact": result.exact,
+    }
+
+
+def bench(
+    variant: Variant, seeds: Sequence[int], search: Callable[[Deal, Variant], Measurement]
+) -> list[Run]:
+    runs = []
+    for seed in seeds:
+        deal = Deal.from_seed(seed)
+        figures = measured(functools.partial(search, deal, variant))
+        runs.append(
+            Run(
+                seed=seed,
+                ms=float(figures["ms"] or 0),
+                peak_mb=float(figures["peak_mb"] or 0),
+                nodes=int(figures["nodes"] or 0),
+                answer=figures["answer"],  # type: ignore[arg-type]
+                exact=bool(figures["exact"]),
+            )
+        )
+    return runs
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def spread(values: Sequence[float], unit: str) -> str:
+    return (
+        f"mean {statistics.fmean(values):8.1f}  median {statistics.median(values):8.1f}  "
+        f"p95 {percentile(values, 95):8.1f}  max {max(values):8.1f} {unit}"
+    )
+
+
+def report(name: str, runs: list[Run]) -> None:
+    slowest = max(runs, key=lambda run: run.ms)
+    print(f"  {name} time:   {spread([run.ms for run in runs], 'ms')}")
+    print(f"  {name} memory: {spread([run.peak_mb for run in runs], 'MB')}")
+    print(
+        f"  {name} nodes:  median {statistics.median(run.nodes for run in runs):.0f}, "
+        f"max {max(run.nodes for run in runs)}; slowest seed {slowest.seed} "
+        f"({slowest.ms:.0f} ms, {slowest.nodes} nodes)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", type=int, metavar="N", help="how many seeds of each variant")
+    parser.add_argument("--start", type=int, default=0, help="the first seed (default 0)")
+    parser.add_argument("--skip-par", action="store_true", help="time winnability only")
+    args = parser.parse_args(argv)
+    seeds = range(args.start, args.start + args.count)
+    print(
+        f"seeds {seeds.start}..{seeds.stop - 1}; Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"
+    )
+    for variant in Variant:
+        print(f"{variant.value}:")
+        runs = bench(variant, seeds, winnability)
+        won = sum(1 for run in runs if run.answer is True)
+        unknown = sum(1 for run in runs if run.answer is None)
+        print(
+            f"  win rate {won / len(runs):.1%} ({won} won, {len(runs) - won - unknown} lost, "
+            f"{unknown} unknown)"
+        )
+        report("winnability", runs)
+        if not args.skip_par:
+            runs = bench(variant, seeds, par)
+            exact = sum(1 for run in runs if run.exact)
+            mean = statistics.fmean(float(run.answer or 0) for run in runs)
+            print(f"  mean par {mean:.1f} ({exact} of {len(runs)} exact)")
+            report("par", runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

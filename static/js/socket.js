@@ -1,0 +1,129 @@
+// The game's websocket: connects, and reconnects after any loss with exponential backoff and
+// jitter, so that a laptop waking up or a phone changing networks finds its game again.
+
+const FIRST_DELAY = 500; // ms before the first retry (at most; see #delay)
+const MAX_DELAY = 15000;
+const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
+const FATAL_CLOSE_CODES = new Set([4403, 4404]); // not this player's game, or no such game
+
+export class GameSocket {
+  /**
+   * `url` is the websocket URL. Callbacks: `onMessage(message)` with the parsed JSON, and
+   * `onStatus(status, detail)` where status is "connecting", "open", "reconnecting" (detail: ms
+   * until the next try), "offline" or "closed" (detail: the close code; no more retries).
+   * The server sends the game's state on every new connection, so nothing is asked for on open.
+   */
+  constructor(url, { onMessage, onStatus }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.attempt = 0;
+    this.retryTimer = 0;
+    this.probeTimer = 0;
+    this.stopped = false;
+  }
+
+  start() {
+    window.addEventListener("online", () => this.reconnectNow());
+    window.addEventListener("offline", () => this.onStatus("offline"));
+    // After sleep or a switch of tabs the socket may look open but be dead: check it.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.probe();
+    });
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) this.reconnectNow();
+    });
+    this.#connect();
+  }
+
+  get isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send `message` as JSON if the connection is open; say whether it went. */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Ask the server for the state; if no answer comes soon, the connection is dead: replace it. */
+  probe() {
+    if (this.stopped) return;
+    if (!this.isOpen) {
+      this.reconnectNow();
+      return;
+    }
+    if (this.probeTimer) return;
+    this.send({ type: "sync" });
+    this.probeTimer = window.setTimeout(() => {
+      this.probeTimer = 0;
+      this.#drop();
+      this.reconnectNow();
+    }, PROBE_TIMEOUT);
+  }
+
+  /** Skip the wait: try to connect at once (the network is back, or the page is visible). */
+  reconnectNow() {
+    if (this.stopped || this.isOpen || this.ws?.readyState === WebSocket.CONNECTING) return;
+    window.clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.#connect();
+  }
+
+  #connect() {
+    this.retryTimer = 0;
+    this.onStatus("connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.onStatus("open");
+    });
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return; // a late message from a connection already replaced
+      this.attempt = 0; // the server answers: this connection works
+      window.clearTimeout(this.probeTimer);
+      this.probeTimer = 0;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    ws.addEventListener("close", (event) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      if (FATAL_CLOSE_CODES.has(event.code)) {
+        this.stopped = true;
+        this.onStatus("closed", event.code);
+        return;
+      }
+      this.#scheduleRetry();
+    });
+  }
+
+  /** Forget the current connection without waiting for a close that may never come. */
+  #drop() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+  }
+
+  #scheduleRetry() {
+    if (this.stopped || this.retryTimer) return;
+    const delay = this.#delay();
+    this.attempt += 1;
+    this.onStatus(navigator.onLine === false ? "offline" : "reconnecting", delay);
+    this.retryTimer = window.setTimeout(() => this.#connect(), delay);
+  }
+
+  /** "Equal jitter": half the exponential delay, plus a random part of the other half. */
+  #delay() {
+    const ceiling = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** this.attempt);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+}

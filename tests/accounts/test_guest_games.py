@@ -1,0 +1,121 @@
+"""A guest who signs up or in keeps the game they are playing and everything they played."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+
+from game.engine import Variant
+from game.models import Game
+from game.players import GUEST_KEY_SESSION_FIELD, Player
+from game.services import game_start, games_claim
+from tests.accounts.helpers import PASSWORD, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def guest_games(client: Client) -> list[Game]:
+    """A guest in ``client``'s browser starts three games: one lost, one given up, one in play."""
+    for _ in range(3):
+        assert client.post("/games/new").status_code == 303
+    guest_key = client.session[GUEST_KEY_SESSION_FIELD]
+    games = list(Game.objects.filter(guest_key=guest_key).order_by("started_at"))
+    play_out(games[0])
+    play_out(games[1], moves=3, abandon=True)
+    play_out(games[2], moves=2)
+    return games
+
+
+def test_a_guest_who_signs_up_keeps_their_games(client: Client) -> None:
+    """Their games, the one in play included, become the account's and show on the profile."""
+    games = guest_games(client)
+    guest_key = client.session[GUEST_KEY_SESSION_FIELD]
+    session_before = client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 303
+    user = User.objects.get(username="grace")
+    assert client.cookies[settings.SESSION_COOKIE_NAME].value != session_before  # a new key
+    assert client.session[GUEST_KEY_SESSION_FIELD] == guest_key  # the same data
+
+    for game in games:
+        game.refresh_from_db()
+        assert game.owner == user
+        assert game.guest_key == ""
+
+    html = client.get("/accounts/profile/").content.decode()
+    assert "The 3 games you played as a guest are now yours." in html
+    for game in games:
+        assert f'href="/games/{game.id}/"' in html
+    assert html.count(">Replay</a>") == 2
+    assert html.count(">Continue</a>") == 1
+    # The game in play goes on under the account.
+    assert client.get(f"/games/{games[2].id}/").status_code == 200
+
+
+def test_a_guest_who_signs_in_keeps_their_games(player: User, client: Client) -> None:
+    games = guest_games(client)
+    response = client.post("/accounts/login/", {"username": "ada", "password": PASSWORD})
+    assert response.status_code == 302
+    assert Game.objects.filter(owner=player).count() == 3
+    assert not Game.objects.filter(owner__isnull=True).exists()
+    html = client.get("/accounts/profile/").content.decode()
+    assert "The 3 games you played as a guest are now yours." in html
+    assert client.get(f"/games/{games[2].id}/").status_code == 200
+
+
+def test_only_this_browsers_guest_games_are_claimed(client: Client) -> None:
+    """Another guest's games stay theirs, and signing up with no guest games claims nothing."""
+    other = Client()
+    other.post("/games/new")
+    client.post("/games/new")
+    client.post(
+        "/accounts/signup/", {"username": "grace", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert Game.objects.filter(owner__username="grace").count() == 1
+    assert Game.objects.filter(owner__isnull=True).count() == 1
+    profile = client.get("/accounts/profile/").content.decode()
+    assert "The game you played as a guest is now yours." in profile
+
+    newcomer = Client()
+    newcomer.post(
+        "/accounts/signup/", {"username": "hedy", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    html = newcomer.get("/accounts/profile/").content.decode()
+    assert "as a guest" not in html
+    assert "No games yet" in html
+
+
+def test_games_claim_moves_a_guests_games_only() -> None:
+    """The service moves the guest's games to the account and says how many."""
+    user = User.objects.create_user("grace", password=PASSWORD)
+    mine = Player(user_id=None, guest_key="key-mine")
+    theirs = Player(user_id=None, guest_key="key-theirs")
+    for player in (mine, mine, theirs):
+        game_start(player=player, variant=Variant.TRIPEAKS)
+    assert games_claim(guest_key="key-mine", user_id=user.pk) == 2
+    assert games_claim(guest_key="key-mine", user_id=user.pk) == 0
+    assert games_claim(guest_key="", user_id=user.pk) == 0
+    assert set(Game.objects.values_list("guest_key", "owner_id")) == {
+        ("", user.pk),
+        ("key-theirs", None),
+    }
+
+
+def test_signing_in_from_a_game_returns_to_it(player: User, client: Client) -> None:
+    """The sign-in page honours ?next=, so a guest can sign in mid-game and carry on."""
+    client.post("/games/new")
+    game = Game.objects.get()
+    page = client.get(f"/accounts/login/?next=/games/{game.id}/").content.decode()
+    assert re.search(rf'name="next" value="/games/{game.id}/"', page)
+    response = client.post(
+        "/accounts/login/",
+        {"username": "ada", "password": PASSWORD, "next": f"/games/{game.id}/"},
+    )
+    assert response["Location"] == f"/games/{game.id}/"
+    assert client.get(response["Location"]).status_code == 200

@@ -3,7 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tripeaks_site.views import health
+
 urlpatterns = [
+    path("healthz", health, name="health"),
     path("", include("game.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),

@@ -19,22 +19,15 @@ which Django would take for async code; see ``browser`` for how the ORM is allow
 """
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.db import connection
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from tests.servers import daphne_server
+
 E2E_DIR = Path(__file__).resolve().parent
-HOST = "127.0.0.1"
-SERVER_START_TIMEOUT = 30.0
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -66,87 +59,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(skip)
 
 
-def free_port() -> int:
-    """A TCP port on HOST that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-def shared_database_url() -> str:
-    """A DATABASE_URL naming the test database that pytest-django created for this session."""
-    settings_dict = connection.settings_dict
-    name = str(settings_dict["NAME"])
-    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{Path(name).resolve()}"
-    # Same server, credentials and options as the configured database; only the name differs.
-    configured = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(configured._replace(path=f"/{name}"))
-
-
-def wait_for_port(process: subprocess.Popen[bytes], port: int, log_path: Path) -> None:
-    """Return once the server accepts connections; fail with its log if it dies or never does."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"Daphne exited with status {process.returncode} before listening on port {port}."
-                f"\n--- server log ---\n{log_path.read_text(errors='replace')}",
-                pytrace=False,
-            )
-        try:
-            with socket.create_connection((HOST, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    process.wait()
-    pytest.fail(
-        f"Daphne did not listen on port {port} within {SERVER_START_TIMEOUT:.0f} s."
-        f"\n--- server log ---\n{log_path.read_text(errors='replace')}",
-        pytrace=False,
-    )
-
-
 @pytest.fixture(scope="session")
 def server_url(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the ASGI application with Daphne on a free port, sharing the test database."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("daphne") / "server.log"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": shared_database_url(),
-        "DEBUG": "1",  # so that the ASGI application serves the static files itself
-        "PYTHONUNBUFFERED": "1",
-    }
-    # Set for this process only while Playwright runs (see ``browser``); the server is truly async.
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    command = [
-        sys.executable,
-        "-m",
-        "daphne",
-        "--bind",
-        HOST,
-        "--port",
-        str(port),
-        "tripeaks_site.asgi:application",
-    ]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    try:
-        wait_for_port(process, port, log_path)
-        yield f"http://{HOST}:{port}"
-    finally:
-        # Before the test database is dropped: PostgreSQL refuses while the server is connected.
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with daphne_server(tmp_path_factory.mktemp("daphne")) as url:
+        yield url
 
 
 @pytest.fixture(scope="package")

@@ -91,7 +91,7 @@ export class AnalysisView {
   #par({ par, par_exact: exact, share, score }) {
     const part = element("div", "analysis__par");
     const line = element("p", "analysis__par-line");
-    line.append(exact ? "Par " : "Par: at least ");
+    line.append(exact ? "Par: " : "Par: at least ");
     const value = element("strong", "analysis__par-value", String(par));
     value.dataset.analysisPar = "";
     line.append(value);
@@ -149,7 +149,9 @@ export class AnalysisView {
     list.dataset.analysisDraws = "";
     for (const { move, fits } of draws) {
       const item = element("li");
-      item.append(this.#move(move, true), `: you drew while ${cardList(fits)} fitted`);
+      // The cards are left out while a daily deal is secret to anyone but its player.
+      const what = fits?.length ? cardList(fits) : "a card";
+      item.append(this.#move(move, { capital: true }), `: you drew while ${what} fitted`);
       list.append(item);
     }
     part.append(list);
@@ -176,10 +178,12 @@ export class AnalysisView {
     const breaks = streaks.map((streak) => streak.broken_by).filter((move) => move !== null);
     if (breaks.length) {
       const item = element("li");
-      item.append(breaks.length === 1 ? "Broken by the draw at " : "Broken by the draws at ");
+      item.append(
+        breaks.length === 1 ? "Broken by the draw at move " : "Broken by the draws at moves ",
+      );
       breaks.forEach((move, i) => {
         if (i > 0) item.append(i === breaks.length - 1 ? " and " : ", ");
-        item.append(this.#move(move, false, i > 0));
+        item.append(this.#move(move, { bare: true }));
       });
       if (streaks.at(-1).broken_by === null) item.append("; the last ran to the end of the game");
       list.append(item);
@@ -192,8 +196,8 @@ export class AnalysisView {
     return element(`h${this.level}`, "analysis__heading", text);
   }
 
-  /** "move 12" (or "Move 12" to start a sentence; just "12" after the first of a list). */
-  #move(number, capital = false, bare = false) {
+  /** "move 12", or "Move 12" to start a sentence, or just "12" in a list of moves. */
+  #move(number, { capital = false, bare = false } = {}) {
     const text = bare ? String(number) : `${capital ? "Move" : "move"} ${number}`;
     if (!this.jump) return element("span", "analysis__move", text);
     const button = element("button", "analysis__move analysis__move--jump", text);
@@ -273,11 +277,6 @@ export class AnalysisLoader {
       this.timer = window.setTimeout(tick, POLL_INTERVAL);
     };
     tick();
-  }
-
-  /** Whether the minute of asking has run out. */
-  get expired() {
-    return this.startedAt !== null && Date.now() - this.startedAt >= POLL_LIMIT;
   }
 
   stop() {

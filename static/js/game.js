@@ -73,6 +73,7 @@ export function startGame(root) {
   let hint = null; // the hint shown: {seq, target}, a position or "stock", until the game moves on
   let hintAsked = false; // a hint was asked for and its answer has not come yet
   let hintAgreed = false; // the player was told that a hint marks the game assisted, and went on
+  let hintTimer = 0;
   let analysisTimer = 0;
 
   const socket = new GameSocket(socketUrl(root.dataset.socketPath), {
@@ -97,7 +98,7 @@ export function startGame(root) {
       return;
     }
     if (pending) pending.sent = false; // whatever was sent may have been lost with the connection
-    hintAsked = false;
+    hintAnswered(); // and a hint asked for will not be answered
     awaitAnalysis();
     if (wasConnected && !lostAnnounced && status !== "connecting") {
       announcer.say(status === "closed" ? "Disconnected." : "Connection lost. Reconnecting…");
@@ -144,8 +145,7 @@ export function startGame(root) {
 
   /** The answer to a hint: the move suggested (shown until the game moves on) and why. */
   function receiveHint({ move, position, reason, game }) {
-    hintAsked = false;
-    hintButton.removeAttribute("aria-busy");
+    hintAnswered();
     hint = move === null ? null : { seq: game.seq, target: move === "draw" ? "stock" : position };
     const shown = receiveView(game);
     const view = state.view;
@@ -159,8 +159,7 @@ export function startGame(root) {
 
   function receiveError({ code, message, game }) {
     const target = pending?.target;
-    hintAsked = false;
-    hintButton.removeAttribute("aria-busy");
+    hintAnswered();
     if (game) receiveView(game);
     if (code === "rate_limited") {
       // Nothing was done: ask again in a moment, and the answer brings the move back.
@@ -249,7 +248,11 @@ export function startGame(root) {
   /** Ask for a hint: the first time in a game, after saying that it marks the game assisted. */
   function askHint() {
     const view = state.view;
-    if (view === null || isOver(view) || view.mode !== "casual" || hintAsked) return;
+    if (view === null || isOver(view) || hintAsked) return;
+    if (view.mode !== "casual") {
+      showMessage("Hints are for casual games only.");
+      return;
+    }
     if (!view.assisted && !hintAgreed) {
       if (!hintDialog.open) hintDialog.showModal();
       return;
@@ -261,11 +264,14 @@ export function startGame(root) {
     hintAsked = socket.send({ type: "hint" });
     if (!hintAsked) return;
     hintButton.setAttribute("aria-busy", "true");
-    window.setTimeout(() => {
-      // No answer: let the player ask again (the connection check is the socket's business).
-      hintAsked = false;
-      hintButton.removeAttribute("aria-busy");
-    }, ANSWER_TIMEOUT);
+    // No answer in time: let the player ask again (the connection check is the socket's business).
+    hintTimer = window.setTimeout(hintAnswered, ANSWER_TIMEOUT);
+  }
+
+  function hintAnswered() {
+    hintAsked = false;
+    window.clearTimeout(hintTimer);
+    hintButton.removeAttribute("aria-busy");
   }
 
   function showGameOver(view) {

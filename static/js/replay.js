@@ -156,8 +156,7 @@ function startReplay(root, frames) {
   analysis.pending();
   new AnalysisLoader(root.dataset.analysisUrl, {
     onReady: (report) => analysis.show(report),
-    onGiveUp: () =>
-      analysis.unavailable("The analysis is not ready yet. Reload this page in a minute to see it."),
+    onGiveUp: () => analysis.unavailable("The analysis is not ready yet: reload in a minute."),
   }).poll();
 
   show(0);

@@ -276,10 +276,10 @@ def test_a_game_played_to_the_end(page: Page) -> None:
 
     panel = page.locator("[data-game-over]")
     expect(panel).to_be_visible()
-    expect(panel.get_by_role("heading")).to_have_text(
+    expect(panel.get_by_role("heading", level=2)).to_have_text(
         {"won": "You won!", "lost": "No more moves"}[state.status.value]
     )
-    expect(panel.get_by_role("heading")).to_be_focused()
+    expect(panel.get_by_role("heading", level=2)).to_be_focused()
     breakdown = state.score_breakdown()
     expect(panel.locator('[data-over="streak-points"]')).to_have_text(str(breakdown.streak_points))
     expect(panel.locator('[data-over="peak-bonus"]')).to_have_text(str(breakdown.peak_bonus))
@@ -342,7 +342,9 @@ def test_giving_up_asks_first(page: Page) -> None:
     page.get_by_role("button", name="Give up").click()
     dialog.get_by_role("button", name="Give up").click()
 
-    expect(page.locator("[data-game-over]").get_by_role("heading")).to_have_text("Game given up")
+    expect(page.locator("[data-game-over]").get_by_role("heading", level=2)).to_have_text(
+        "Game given up"
+    )
     expect(page.locator("[data-game]")).to_have_attribute("data-status", "abandoned")
     assert Game.objects.get(id=game_id).status == "abandoned"
 

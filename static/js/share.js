@@ -1,0 +1,34 @@
+// The Copy button of a daily result's share text ([data-share]): the clipboard API where the page
+// may use it, else the old way, selecting the text box and copying the selection.
+
+async function copy(text, box) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // Refused (no permission, or the document lost focus): fall back below.
+    }
+  }
+  box.focus();
+  box.select();
+  try {
+    return document.execCommand("copy");
+  } catch {
+    return false;
+  }
+}
+
+export function startShareButtons(root = document) {
+  for (const share of root.querySelectorAll("[data-share]")) {
+    const box = share.querySelector("[data-share-text]");
+    const button = share.querySelector("[data-share-copy]");
+    const status = share.querySelector("[data-share-status]");
+    if (!box || !button || !status) continue;
+    button.addEventListener("click", async () => {
+      const copied = await copy(box.value, box);
+      status.textContent = copied ? "Copied" : "Select the text and copy it";
+      share.dataset.copied = copied ? "yes" : "no";
+    });
+  }
+}

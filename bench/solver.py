@@ -6,7 +6,8 @@ For each variant it solves the deals of seeds S, S+1, …, S+N-1 and prints the 
 par, and the median, 95th percentile and maximum of the time and peak memory of both searches. Each
 search runs in a child process of its own (``fork``), so its peak memory is the child's peak
 resident set less what it had at the start: the memory that search needed, measured by the
-operating system. Figures only: nothing here asserts a timing.
+operating system. Time is given twice: wall-clock, as a worker would wait, and processor time,
+which other work on a busy machine does not inflate. Figures only: nothing here asserts a timing.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import platform
 import resource
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +41,7 @@ class Run:
 
     seed: int
     ms: float
+    cpu_ms: float
     peak_mb: float
     nodes: int
     answer: int | bool | None
@@ -46,15 +49,18 @@ class Run:
 
 
 def measured(search: Callable[[], Measurement]) -> Measurement:
-    """Run ``search`` in a child process; its figures plus the memory it needed."""
+    """Run ``search`` in a child process: its figures, and the processor time and memory it took."""
     if not hasattr(os, "fork"):
-        return {**search(), "peak_mb": math.nan}
+        started = time.process_time()
+        return {**search(), "cpu_ms": (time.process_time() - started) * 1000, "peak_mb": math.nan}
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: measure, report through the pipe, and leave at once
         os.close(reader)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started = time.process_time()
         figures = search()
+        figures["cpu_ms"] = (time.process_time() - started) * 1000
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         figures["peak_mb"] = (after - before) / 1024  # ru_maxrss is in KiB on Linux
         with os.fdopen(writer, "w") as pipe:
@@ -99,6 +105,7 @@ def bench(
             Run(
                 seed=seed,
                 ms=float(figures["ms"] or 0),
+                cpu_ms=float(figures["cpu_ms"] or 0),
                 peak_mb=float(figures["peak_mb"] or 0),
                 nodes=int(figures["nodes"] or 0),
                 answer=figures["answer"],  # type: ignore[arg-type]
@@ -124,6 +131,7 @@ def spread(values: Sequence[float], unit: str) -> str:
 def report(name: str, runs: list[Run]) -> None:
     slowest = max(runs, key=lambda run: run.ms)
     print(f"  {name} time:   {spread([run.ms for run in runs], 'ms')}")
+    print(f"  {name} CPU:    {spread([run.cpu_ms for run in runs], 'ms')}")
     print(f"  {name} memory: {spread([run.peak_mb for run in runs], 'MB')}")
     print(
         f"  {name} nodes:  median {statistics.median(run.nodes for run in runs):.0f}, "

@@ -140,15 +140,16 @@ def analyse_moves(
 def analyse(
     state: GameState,
     *,
-    winnability_budget: Budget = WINNABILITY_BUDGET,
-    par_budget: Budget = PAR_BUDGET,
     par: ParResult | None = None,
     winnable: bool | None = None,
+    winnability_budget: Budget = WINNABILITY_BUDGET,
+    par_budget: Budget = PAR_BUDGET,
 ) -> GameAnalysis:
     """Analyse the finished game ``state`` holds.
 
-    ``par`` and ``winnable`` may be given when the deal was solved before (many games are played
-    on one daily deal); otherwise they are searched for here.
+    The deal's par and winnability, when already known (from :func:`find_par` and :func:`solve`,
+    say for a deal many players share), are passed as ``par`` and ``winnable``; otherwise they are
+    found here, within the budgets.
     """
     if not state.status.is_over:
         raise TriPeaksError("A game in progress cannot be analysed: it would reveal hidden cards")

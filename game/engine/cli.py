@@ -160,13 +160,19 @@ def print_solution(
 
 def print_analysis(source: str, out: TextIO) -> int:
     """Verify one game document, then print its analysis; exit status 1 if it does not hold up."""
-    label, text = next(read_documents([source]))
+    label = "standard input" if source == "-" else source
     try:
-        if text.startswith("\0"):
-            raise TriPeaksError(text[1:])
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as file:
+                text = file.read()
         document = json.loads(text)
         state = verify(document)
         report = analyse(state).to_json()
+    except OSError as error:
+        print(f"error: {label}: cannot read: {error.strerror}", file=sys.stderr)
+        return EXIT_FAILED
     except json.JSONDecodeError as error:
         print(f"error: {label}: not JSON ({error.msg} at line {error.lineno})", file=sys.stderr)
         return EXIT_FAILED

@@ -117,7 +117,7 @@ def hint(view: PublicView) -> Hint:
             return Hint(DRAW, "Draw: nothing fits.")
         return Hint(None, "No move is left.")
     runs = RunSearch(facts)
-    # The best run first; between equals, the card further left on the peaks.
+    # The best run first; between equals, the card with the lowest position (top row, then left).
     choice = max(playable, key=lambda i: (runs.best(1 << i, i).order, -facts.face_up[i][0]))
     card = facts.face_up[choice][1]
     return Hint(Move.play(card), _reason(facts, choice, runs.best(1 << choice, choice)))
@@ -167,8 +167,9 @@ def _reason(facts: VisibleFacts, choice: int, run: RunValue) -> str:
     if not parts:
         parts.append("keeps your streak going" if facts.streak else "is the card that fits")
     wrap_link = {card.rank, facts.waste.rank} == {ACE, KING}
-    link = f" on {facts.waste} (King and Ace fit)" if wrap_link else ""
-    return f"Play {card}{link}: it {' and '.join(parts)}."
+    # Cards by name, not code: the reason is read by people and by screen readers.
+    link = f" on the {facts.waste.name} (King and Ace fit)" if wrap_link else ""
+    return f"Play the {card.name}{link}: it {' and '.join(parts)}."
 
 
 def _number(n: int) -> str:

@@ -21,7 +21,7 @@ from game.engine.deal import Deal
 from game.engine.errors import TriPeaksError
 from game.engine.export import export_document, parse_document
 from game.engine.moves import Move
-from game.engine.solver import Budget, solve, solve_from
+from game.engine.solver import Budget, find_par, solve, solve_from
 from game.engine.state import CLEARING_BONUS_PER_CARD, PEAK_BONUS, GameState, Status
 from game.engine.variants import Variant
 
@@ -158,3 +158,13 @@ def test_the_json_form(won: GameAnalysis) -> None:
         "points": won.streaks[0].points,
         "broken_by": won.streaks[0].broken_by,
     }
+
+
+def test_a_known_par_and_winnability_are_used_as_given() -> None:
+    """A deal's verdict, found once, serves every game on it: nothing is solved again."""
+    known = find_par(DEAL, Variant.TRIPEAKS, budget=QUICK_PAR)
+    state = GameState.replay(DEAL, Variant.TRIPEAKS, ["draw"] * 23)
+    report = analyse(state, par=known, winnable=True, par_budget=Budget(max_nodes=0))
+    assert (report.par, report.par_exact, report.par_line) == (known.par, False, known.line)
+    assert report.winnable is True
+    assert report.lost_at is not None

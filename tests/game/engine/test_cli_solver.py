@@ -118,3 +118,14 @@ def test_the_module_runs_as_a_program() -> None:
         cwd=Path(__file__).resolve().parents[3],
     )
     assert json.loads(finished.stdout)["winnable"] is True
+
+
+def test_analyse_reads_a_document_from_standard_input(
+    lost_game: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A document on standard input may span lines (as ``deal`` prints them)."""
+    pretty = json.dumps(json.loads(lost_game.read_text()), indent=2)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(pretty))
+    code, text = run("analyse", "-")
+    assert code == EXIT_OK
+    assert json.loads(text)["status"] == "lost"

@@ -108,7 +108,8 @@ def test_the_play_that_starts_a_longer_run_comes_first() -> None:
     deal = deal_with("7c", {18: "8d", 19: "9s", 27: "6h"})
     advice = hint(public_view(GameState(deal, Variant.TRIPEAKS)))
     assert advice == Hint(
-        Move.parse("8d"), "Play 8d: it starts a run of two cards that turns over one more card."
+        Move.parse("8d"),
+        "Play the eight of diamonds: it starts a run of two cards that turns over one more card.",
     )
 
 
@@ -117,7 +118,7 @@ def test_the_play_that_turns_a_card_over_comes_first() -> None:
     deal = deal_with("5c", {18: "4d", 19: "6s", 27: "4h"}, stock=("5h",))
     state = GameState.replay(deal, Variant.TRIPEAKS, ["6s", "draw"])
     advice = hint(public_view(state))
-    assert advice == Hint(Move.parse("4d"), "Play 4d: it turns over a card.")
+    assert advice == Hint(Move.parse("4d"), "Play the four of diamonds: it turns over a card.")
 
 
 def test_nothing_to_suggest_once_the_game_is_over() -> None:

@@ -1,5 +1,6 @@
 """The accounts' forms. They validate; the views hand what they cleaned to a service."""
 
+import json
 from typing import Any
 
 from django import forms
@@ -7,6 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
 
 from accounts.models import PlayerSettings
+from accounts.selectors import BOARD_PREFERENCES
 
 
 class SignUpForm(UserCreationForm):
@@ -31,6 +33,42 @@ class SettingsForm(forms.ModelForm):
     class Meta:
         model = PlayerSettings
         fields = ("four_colour_deck", "animations", "confirm_draw_when_play_fits", "allow_watching")
+
+
+def board_settings_changes(body: bytes) -> dict[str, bool]:
+    """The changes a JSON body asks for: an object naming board settings, each with a boolean
+    (the settings the board's own panel changes, one at a time or together).
+
+    Raises ``ValueError`` for anything else: not UTF-8 JSON, not an object, an empty object, a
+    field named twice, a field that is not a board setting, a value that is not ``true`` or
+    ``false``.
+
+    >>> board_settings_changes(b'{"animations": false}')
+    {'animations': False}
+    >>> board_settings_changes(b'{"animations": 0}')
+    Traceback (most recent call last):
+    ...
+    ValueError: animations must be true or false
+    """
+
+    def pairs_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        names = [name for name, _ in pairs]
+        if len(set(names)) != len(names):
+            raise ValueError("a field is named twice")
+        return dict(pairs)
+
+    try:
+        data = json.loads(body.decode("utf-8"), object_pairs_hook=pairs_once)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError("the body is not JSON") from error
+    if not isinstance(data, dict) or not data:
+        raise ValueError("the body must be an object naming at least one setting")
+    for name, value in data.items():
+        if name not in BOARD_PREFERENCES:
+            raise ValueError(f"{name} is not a board setting")
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be true or false")
+    return data
 
 
 class AccountDeleteForm(forms.Form):

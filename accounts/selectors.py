@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from accounts.models import PlayerSettings
 from game.models import Game, Status
-from game.selectors import game_document, iso
+from game.selectors import deal_revealed, game_document, iso
+from leaderboard.selectors import daily_streak, utc_today
 
 EXPORT_FORMAT = "tripeaks-export/1"
 RECENT_GAMES = 10
@@ -35,6 +36,8 @@ class PlayerStatistics:
     current_win_streak: int
     longest_win_streak: int
     average_win_ms: int | None
+    daily_streak: int
+    """Days in a row, up to today or yesterday (UTC), with a ranked daily challenge attempt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +54,9 @@ def finished_games(user: AbstractBaseUser) -> QuerySet[Game]:
     return Game.objects.filter(owner_id=user.pk).exclude(status=Status.IN_PROGRESS)
 
 
-def player_statistics(user: AbstractBaseUser) -> PlayerStatistics:
+def player_statistics(user: AbstractBaseUser, *, now: datetime | None = None) -> PlayerStatistics:
     """The player's record: totals in one aggregate query, win streaks from the finished games
-    in the order they ended (statuses only)."""
+    in the order they ended (statuses only), and the daily challenge streak."""
     games = finished_games(user)
     totals = games.aggregate(
         played=Count("id"),
@@ -75,6 +78,7 @@ def player_statistics(user: AbstractBaseUser) -> PlayerStatistics:
         current_win_streak=current,
         longest_win_streak=longest,
         average_win_ms=round(average_win_ms) if average_win_ms is not None else None,
+        daily_streak=daily_streak(user.pk, utc_today(now)),
     )
 
 
@@ -131,14 +135,18 @@ def account_export(user: AbstractBaseUser, *, now: datetime | None = None) -> di
     """Everything the site keeps about a player, as one ``tripeaks-export/1`` object.
 
     Each finished game is a ``tripeaks-game/1`` document with its deal and move log. Games still
-    in play are listed without their deal, which would reveal the face-down cards.
+    in play are listed without their deal, which would reveal the face-down cards, and so are
+    today's daily challenge games, whose deal is secret until the day is over.
     """
+    now = now or timezone.now()
     games = finished_games(user).select_related("owner").order_by("started_at", "id")
     settings = player_settings(user)
+    finished = list(games.iterator(chunk_size=200))
+    sealed = [game for game in finished if not deal_revealed(game, now)]
     return {
         "format": EXPORT_FORMAT,
         "player": user.get_username(),
-        "exported_at": iso(now or timezone.now()),
+        "exported_at": iso(now),
         "account": {
             "username": user.get_username(),
             "email": getattr(user, "email", ""),
@@ -150,7 +158,17 @@ def account_export(user: AbstractBaseUser, *, now: datetime | None = None) -> di
                 "allow_watching": settings.allow_watching,
             },
         },
-        "games": [game_document(game) for game in games.iterator(chunk_size=200)],
+        "games": [game_document(game) for game in finished if deal_revealed(game, now)],
+        "games_sealed": [
+            {
+                "id": str(game.id),
+                "status": game.status,
+                "score": game.score,
+                "finished_at": iso(game.finished_at),
+                "reveal_after": iso(game.reveal_after),
+            }
+            for game in sealed
+        ],
         "games_in_progress": [
             {"id": str(game.id), "started_at": iso(game.started_at), "moves": game.moves}
             for game in games_in_progress(user)

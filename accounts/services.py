@@ -4,6 +4,7 @@ Signing in is Django's; what a guest played before signing up or in follows them
 :func:`game.services.games_claim`.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -16,6 +17,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 
 from accounts.models import PlayerSettings
+from accounts.selectors import BOARD_PREFERENCES
 from game.services import games_claim
 
 
@@ -56,6 +58,21 @@ def settings_update(
             "confirm_draw_when_play_fits": confirm_draw_when_play_fits,
             "allow_watching": allow_watching,
         },
+    )
+    return player_settings
+
+
+@transaction.atomic
+def board_setting_update(*, user: AbstractBaseUser, changes: Mapping[str, bool]) -> PlayerSettings:
+    """Change some of a player's board settings (the caller has validated them); leave the rest.
+
+    A player without a settings row gets one, with the defaults for what ``changes`` leaves out.
+    """
+    unknown = set(changes) - set(BOARD_PREFERENCES)
+    if unknown or not all(isinstance(value, bool) for value in changes.values()):
+        raise ValueError(f"Not board settings: {dict(changes)!r}")
+    player_settings, _ = PlayerSettings.objects.update_or_create(
+        user_id=user.pk, defaults=dict(changes)
     )
     return player_settings
 

@@ -14,10 +14,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import selectors, services
-from accounts.forms import AccountDeleteForm, SettingsForm, SignUpForm
+from accounts.forms import AccountDeleteForm, SettingsForm, SignUpForm, board_settings_changes
 from game.players import GUEST_KEY_SESSION_FIELD
 from game.services import games_claim
 
@@ -138,6 +138,28 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your settings are saved.")
         return _see_other("accounts:settings")
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@require_POST
+def board_settings(request: HttpRequest) -> HttpResponse:
+    """Change board settings from the board's own panel: a JSON object of booleans, answered 204.
+
+    The CSRF token comes in the ``X-CSRFToken`` header. A guest gets ``403`` (their settings stay
+    in their browser); anything but known settings with ``true`` or ``false`` gets ``400``, and
+    changes nothing.
+    """
+    user = request.user
+    if not user.is_authenticated:
+        return JsonResponse(
+            {"error": "login_required", "message": "Sign in to keep settings with an account"},
+            status=403,
+        )
+    try:
+        changes = board_settings_changes(request.body)
+    except ValueError as error:
+        return JsonResponse({"error": "bad_request", "message": str(error)}, status=400)
+    services.board_setting_update(user=user, changes=changes)
+    return HttpResponse(status=204)
 
 
 @login_required

@@ -12,13 +12,23 @@ from django.http import (
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.selectors import board_preferences
 from game import services
 from game.engine import Variant
 from game.forms import NewGameForm
 from game.models import Game
 from game.players import player_for_request
-from game.selectors import finished_game, game_analysis, game_document
+from game.selectors import (
+    analysis_before_reveal,
+    deal_revealed,
+    finished_game,
+    finished_hidden,
+    game_analysis,
+    game_document,
+    iso,
+)
 from game.tutorial import STEPS, tutorial_frames
+from leaderboard.selectors import daily_share_of
 
 
 @require_safe
@@ -60,6 +70,8 @@ def play_again(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, id=game_id)
     if not game.is_over:
         return HttpResponseBadRequest("This deal is still being played")
+    if not deal_revealed(game):
+        return HttpResponseBadRequest("This daily challenge's deal is secret until the day is over")
     player = player_for_request(request, create_guest_key=True)
     again = services.game_start(player=player, variant=Variant(game.variant), seed=game.seed)
     return HttpResponseRedirect(again.get_absolute_url(), status=303)
@@ -67,14 +79,25 @@ def play_again(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_safe
 def play(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """A game in progress for its player; a finished game's replay, with the deal, for anyone."""
+    """A game in progress for its player; a finished game's replay, with the deal, for anyone
+    (a daily challenge's game: its result only, until the day is over)."""
     game = get_object_or_404(Game, id=game_id)
     if game.is_over:
-        return render(request, "game/finished.html", finished_game(game))
+        share_text = daily_share_of(game, base_url=request.build_absolute_uri("/"))
+        if not deal_revealed(game):
+            context = finished_hidden(game)
+            return render(
+                request, "game/finished_hidden.html", {**context, "share_text": share_text}
+            )
+        return render(
+            request, "game/finished.html", {**finished_game(game), "share_text": share_text}
+        )
     player = player_for_request(request)
     if not player.owns(game.owner_id, game.guest_key):
         return render(request, "game/forbidden.html", {"game": game}, status=403)
-    return render(request, "game/play.html", {"game": game})
+    return render(
+        request, "game/play.html", {"game": game, "preferences": board_preferences(request.user)}
+    )
 
 
 @require_safe
@@ -89,16 +112,29 @@ def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     report = game_analysis(game)
     if report is None:
         return JsonResponse({"status": "pending"}, status=202)
+    if not deal_revealed(game):
+        own = player_for_request(request).owns(game.owner_id, game.guest_key)
+        report = analysis_before_reveal(report, own=own)
     return JsonResponse(report)
 
 
 @require_safe
 def export(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """The ``tripeaks-game/1`` document of a finished game; never the deal of one in play."""
+    """The ``tripeaks-game/1`` document of a finished game; never the deal of one in play, nor
+    of a daily challenge's game before its day is over."""
     game = get_object_or_404(Game, id=game_id)
     if not game.is_over:
         return JsonResponse(
             {"error": "game_in_progress", "message": "A game can be exported once it is over"},
+            status=409,
+        )
+    if not deal_revealed(game):
+        return JsonResponse(
+            {
+                "error": "deal_hidden",
+                "message": "This is a daily challenge's deal: it is published when the day is over",
+                "reveal_after": iso(game.reveal_after),
+            },
             status=409,
         )
     response = JsonResponse(game_document(game), json_dumps_params={"indent": 2})

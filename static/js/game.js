@@ -6,6 +6,7 @@
 // connection dropped) is sent again once a fresh snapshot shows it was not recorded.
 // In a casual game the player may ask for a hint (the game is then marked assisted); once the game
 // is over, its analysis comes over the socket, or is fetched if the socket cannot bring it.
+// A player who asked for it is asked before a draw while a card on the peaks fits.
 
 import { AnalysisLoader, AnalysisView, analysisSentence } from "./analysis.js";
 import { Announcer, describeChange, endSummary } from "./announce.js";
@@ -13,7 +14,7 @@ import { Board, boardFromView } from "./board.js";
 import { Clock, formatDuration } from "./clock.js";
 import { bindInput } from "./input.js";
 import { breakdownDetails, renderHud, scoreBreakdown } from "./score.js";
-import { initSettings } from "./settings.js";
+import { initSettings, preference } from "./settings.js";
 import { GameState, isOver } from "./state.js";
 import { GameSocket } from "./socket.js";
 
@@ -39,9 +40,16 @@ function socketUrl(path) {
   return `${scheme}//${window.location.host}${path}`;
 }
 
+/** What the question before a draw says fits: "2 cards on the peaks fit the waste." */
+export function fitsText(count) {
+  if (count === 0) return "No card on the peaks fits the waste any more.";
+  if (count === 1) return "A card on the peaks fits the waste.";
+  return `${count} cards on the peaks fit the waste.`;
+}
+
 /**
  * Start the game page: `root` carries data-socket-path, data-analysis-url and data-server-time
- * (Unix seconds).
+ * (Unix seconds), and the preferences that settings.js reads.
  */
 export function startGame(root) {
   initSettings(root);
@@ -58,6 +66,7 @@ export function startGame(root) {
   const overPanel = find("[data-game-over]");
   const hintButton = find("[data-hint]");
   const hintDialog = find("[data-hint-dialog]");
+  const drawDialog = find("[data-draw-dialog]");
   const analysisView = new AnalysisView(find("[data-analysis]"));
   const analysisLoader = new AnalysisLoader(root.dataset.analysisUrl, {
     onReady: showAnalysis,
@@ -130,6 +139,7 @@ export function startGame(root) {
     if (before !== null && view.seq > before.seq) messageLine.textContent = "";
     if (hint && (hint.seq !== view.seq || isOver(view))) hint = null;
     board.render(boardFromView(view), { animate: oneMove, hint: hint?.target ?? null });
+    if (drawDialog.open) showFits(view);
     renderHud(root, view);
     hintButton.hidden = view.mode !== "casual" || isOver(view);
     clock.set(view.started_at, view.finished_at);
@@ -138,6 +148,7 @@ export function startGame(root) {
       abandonButton.hidden = true;
       if (abandonDialog.open) abandonDialog.close("cancel");
       if (hintDialog.open) hintDialog.close("cancel");
+      if (drawDialog.open) drawDialog.close("cancel");
       showGameOver(view);
     }
     return true;
@@ -213,7 +224,7 @@ export function startGame(root) {
     if (!pending && queued && !isOver(view)) {
       const next = queued;
       queued = null;
-      if (next.draw) draw();
+      if (next.draw) draw({ confirmed: next.confirmed });
       else if (view.playable.includes(next.position)) play(next.position);
     }
   }
@@ -235,14 +246,31 @@ export function startGame(root) {
     if (typeof code === "string" && code !== "down") makeMove(code, position);
   }
 
-  function draw() {
+  /**
+   * Draw from the stock; unless `confirmed`, first ask a player who wants to be asked whether a
+   * card fits. (Asked once the move in flight is answered, so about the board the draw meets.)
+   */
+  function draw({ confirmed = false } = {}) {
     const view = state.view;
     if (view === null || isOver(view)) return;
     if (pending) {
-      queued = { draw: true };
+      queued = { draw: true, confirmed };
       return;
     }
-    if (view.stock_count > 0) makeMove("draw", "stock");
+    if (view.stock_count === 0) return;
+    if (!confirmed && preference("confirm-draw") && view.playable.length > 0) {
+      if (drawDialog.open) return;
+      showFits(view);
+      // Some browsers keep the last answer when Escape closes a dialog: it must not be "confirm".
+      drawDialog.returnValue = "";
+      drawDialog.showModal();
+      return;
+    }
+    makeMove("draw", "stock");
+  }
+
+  function showFits(view) {
+    drawDialog.querySelector("[data-draw-fits]").textContent = fitsText(view.playable.length);
   }
 
   /** Ask for a hint: the first time in a game, after saying that it marks the game assisted. */
@@ -342,6 +370,10 @@ export function startGame(root) {
     askHint();
   });
 
-  bindInput(board, { onPlay: play, onDraw: draw, onHint: askHint });
+  drawDialog.addEventListener("close", () => {
+    if (drawDialog.returnValue === "confirm") draw({ confirmed: true });
+  });
+
+  bindInput(board, { onPlay: play, onDraw: () => draw(), onHint: askHint });
   socket.start();
 }

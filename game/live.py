@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
+from asgiref.sync import sync_to_async
 from django.db import IntegrityError, connection, models, transaction
 
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
+from leaderboard.services import scores_record
 
 T = TypeVar("T")
 
@@ -54,6 +56,7 @@ class LiveGame:
     started_at: datetime
     finished_at: datetime | None
     assisted: bool
+    reveal_after: datetime | None
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -98,6 +101,7 @@ def load_live_game(game_id: uuid.UUID) -> LiveGame:
         started_at=game.started_at,
         finished_at=game.finished_at,
         assisted=game.assisted,
+        reveal_after=game.reveal_after,
         state=state,
     )
 
@@ -127,7 +131,8 @@ def _write_alone(item: MoveWrite) -> Exception | None:
 
 
 def _write_together(batch: list[MoveWrite]) -> None:
-    """Two statements for the whole batch: update the games, then append their moves.
+    """Two statements for the whole batch: update the games, then append their moves; then the
+    score tables for the games that have just ended, in the same transaction.
 
     A game's row is only updated while its stored log is exactly ``seq`` moves long and still in
     play; if any game of the batch does not match, the batch is refused as a whole. The statements
@@ -139,6 +144,9 @@ def _write_together(batch: list[MoveWrite]) -> None:
         if cursor.rowcount != len(batch):
             raise MoveConflict("a move's number was taken meanwhile")
         cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
+    finished = [item.game_id for item in batch if item.status != Status.IN_PROGRESS]
+    if finished:
+        scores_record(finished)
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
@@ -213,8 +221,10 @@ class DatabaseThread:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="game-db")
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._call, function, args)
+        # Through asgiref, so that an ``async_to_sync`` call made in the thread (an event sent
+        # once a transaction has committed) runs on this loop, where the channel layer lives.
+        call = sync_to_async(self._call, thread_sensitive=False, executor=self._executor)
+        return await call(function, args)
 
     @staticmethod
     def _call(function: Callable[..., T], args: tuple[object, ...]) -> T:

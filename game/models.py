@@ -31,6 +31,7 @@ class Status(models.TextChoices):
 
 class Mode(models.TextChoices):
     CASUAL = "casual", "Casual"
+    DAILY = "daily", "Daily challenge"
 
 
 class Game(models.Model):
@@ -58,6 +59,9 @@ class Game(models.Model):
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     duration_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    # The deal of a finished game is revealed only from this moment on (None: as soon as it is
+    # over). A daily challenge's games keep their deal hidden until the day is over.
+    reveal_after = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -20,6 +20,7 @@ from game import analysis_worker
 from game.analysis_worker import Verdict
 from game.live import DatabaseThread, LiveGame, replay_log
 from game.models import DealPar, Game, GameAnalysis, Status
+from game.selectors import analysis_before_reveal, reveal_due
 
 logger = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
@@ -68,6 +69,8 @@ async def _analyse_and_push(live: LiveGame, database: DatabaseThread) -> None:
         worker_pool(), analysis_worker.analyse_finished, seed, variant, moves, abandoned, known
     )
     await database.run(analysis_store, live.game_id, seed, variant, verdict, report)
+    if not reveal_due(live.reveal_after):
+        report = analysis_before_reveal(report, own=True)  # only the player watches a game
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(live.group_name, {"type": "game.analysis", "analysis": report})

@@ -3,6 +3,8 @@
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
 from game.live import LiveGame, replay_log
@@ -26,6 +28,36 @@ def game_view(live: LiveGame) -> dict[str, Any]:
         "started_at": iso(live.started_at),
         "finished_at": iso(live.finished_at),
     }
+
+
+def deal_revealed(game: Game, now: datetime | None = None) -> bool:
+    """Whether a game's deal may be shown (its seed, cards, export, replay and par line).
+
+    Only once the game is over, and, for a daily challenge's game, once its day is over too: until
+    then someone who finished could hand the deal to players who have not played it yet. Every
+    page and document that shows a deal asks this one function.
+    """
+    return game.is_over and reveal_due(game.reveal_after, now)
+
+
+def reveal_due(reveal_after: datetime | None, now: datetime | None = None) -> bool:
+    """Whether the moment a finished game's deal may be revealed has come."""
+    return reveal_after is None or (now or timezone.now()) >= reveal_after
+
+
+def analysis_before_reveal(report: dict[str, Any], *, own: bool) -> dict[str, Any]:
+    """What a finished game's analysis may say while its deal is still secret.
+
+    Never the par line: it names cards the player never saw. Par, the score and its share stay.
+    The cards that fitted at a draw were face up for the player, so their own view keeps them;
+    anyone else gets the draws without the cards.
+    """
+    shown = {**report, "par_line": None}
+    if not own:
+        shown["draws_while_play_fit"] = [
+            {**draw, "fits": []} for draw in report.get("draws_while_play_fit", [])
+        ]
+    return shown
 
 
 def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
@@ -65,6 +97,20 @@ def finished_game(game: Game) -> dict[str, Any]:
         "document": game_document(game, state),
         "breakdown": state.score_breakdown().to_json(),
         "analysis": game_analysis(game),
+    }
+
+
+def finished_hidden(game: Game) -> dict[str, Any]:
+    """What the page of a finished game shows while its deal is secret: the result and how the
+    score was made, and nothing that names a card."""
+    state = replay_log(game)
+    analysis = game_analysis(game)
+    return {
+        "game": game,
+        "moves": state.seq,
+        "breakdown": state.score_breakdown().to_json(),
+        "par": analysis["par"] if analysis is not None else None,
+        "share": analysis["share"] if analysis is not None else None,
     }
 
 

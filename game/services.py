@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from channels.layers import get_channel_layer
+from django.db import transaction
 from django.utils import timezone
 
 from game.engine import (
@@ -33,6 +34,7 @@ from game.models import Game, Mode, Status
 from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
+from leaderboard.services import scores_record
 
 View = dict[str, Any]
 
@@ -300,12 +302,17 @@ def duration_ms(started_at: datetime, finished_at: datetime) -> int:
     return max(0, int((finished_at - started_at).total_seconds() * 1000))
 
 
+@transaction.atomic
 def _store_abandon(
     game_id: uuid.UUID, seq: int, finished_at: datetime, started_at: datetime
 ) -> bool:
+    """Record that a game was given up, and its result in the score tables, together."""
     updated = Game.objects.filter(id=game_id, move_count=seq, status=Status.IN_PROGRESS).update(
         status=Status.ABANDONED,
         finished_at=finished_at,
         duration_ms=duration_ms(started_at, finished_at),
     )
-    return updated == 1
+    if updated != 1:
+        return False
+    scores_record([game_id])
+    return True

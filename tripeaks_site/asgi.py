@@ -14,7 +14,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from game.routing import websocket_urlpatterns  # noqa: E402
+from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
+from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
 
 # In development Daphne serves the static files itself; in production the proxy does.
 http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
@@ -24,7 +25,7 @@ application = ProtocolTypeRouter(
         "http": http_application,
         # The Origin header must name an allowed host; the session cookie says who is playing.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter([*game_websockets, *leaderboard_websockets]))
         ),
     }
 )

@@ -13,8 +13,12 @@ Every variable has a safe default for a newcomer's machine: SQLite and Channels'
   With it: ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``
   (on) or ``EMAIL_USE_SSL`` (off).
 - ``DEFAULT_FROM_EMAIL``: the sender of the site's mail.
+- ``DAILY_SEED_SECRET``: the key the daily challenge's seeds are drawn with; by default one derived
+  from ``SECRET_KEY``. Changing it changes every daily not yet created.
 """
 
+import hashlib
+import hmac
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -54,6 +58,15 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for development).")
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+
+# The daily challenge's seeds are HMAC-SHA256(DAILY_SEED_SECRET, "<date>/<n>"): nobody can work
+# out a day's deal before its seed is published, the day after.
+DAILY_SEED_SECRET = (
+    os.environ.get("DAILY_SEED_SECRET", "")
+    or hmac.new(
+        SECRET_KEY.encode(), b"tripeaks-online daily challenge seeds", hashlib.sha256
+    ).hexdigest()
+)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

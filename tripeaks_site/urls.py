@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", health, name="health"),
     path("", include("game.urls")),
     path("", include("accounts.urls")),
+    path("", include("leaderboard.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -65,13 +65,15 @@ def test_the_figures_match_a_hand_count(ada: User) -> None:
         current_win_streak=1,
         longest_win_streak=3,
         average_win_ms=233_333,
+        daily_streak=0,
     )
 
 
-def test_the_figures_take_two_queries_however_many_games(
+def test_the_figures_take_three_queries_however_many_games(
     ada: User, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
-    with django_assert_num_queries(2):
+    """Totals, the results in order, and the days of the daily challenge attempts."""
+    with django_assert_num_queries(3):
         player_statistics(ada)
 
 
@@ -85,6 +87,7 @@ def test_a_newcomer_has_nothing_to_average() -> None:
         current_win_streak=0,
         longest_win_streak=0,
         average_win_ms=None,
+        daily_streak=0,
     )
 
 

@@ -1,0 +1,29 @@
+"""Make today's and the coming days' challenges ahead of time, with their par.
+
+Run it daily (cron, or the orchestrator's scheduled job): then nobody waits for the solver when a
+day begins, and every day's page shows par from the start.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from leaderboard.selectors import utc_today
+from leaderboard.services import daily_for, daily_par_compute
+
+
+class Command(BaseCommand):
+    help = "Create today's and the next days' daily challenges, and work out their par."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--days", type=int, default=2, help="days ahead besides today")
+
+    def handle(self, *args: Any, days: int = 2, **options: Any) -> None:
+        today = utc_today()
+        for ahead in range(days + 1):
+            daily = daily_for(today + timedelta(days=ahead))
+            if daily.par is None:
+                daily_par_compute(daily=daily)
+            # The seed is secret until the day is over: print only the public fingerprint.
+            self.stdout.write(f"{daily.date}: par {daily.par}, commitment {daily.commitment}")

@@ -1,0 +1,329 @@
+"""Every write of the leaderboard app: the daily challenges, their attempts, and the score tables.
+
+:func:`scores_record` runs on the move path, in the transaction that ends a game (``game.live`` and
+``game.services`` call it), so this module must not import ``game.live``, ``game.services`` or
+``game.selectors``.
+"""
+
+import hmac
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import partial
+from hashlib import sha256
+from typing import Any, Final
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, connection, models, transaction
+from django.utils import timezone
+
+from game.analysis_worker import deal_verdict
+from game.engine import Deal
+from game.engine import Variant as EngineVariant
+from game.engine.solver import solve
+from game.models import DealPar, Game, Mode, Status
+from game.players import Player
+from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally
+from leaderboard.selectors import (
+    commitment_of,
+    daily_attempt_of,
+    daily_board_snapshot,
+    utc_today,
+    week_period,
+)
+
+logger = logging.getLogger(__name__)
+
+DAILY_VARIANT: Final = EngineVariant.TRIPEAKS
+DAILY_SEED_TRIES: Final = 100
+"""Seeds to try for a winnable deal; about nine deals in ten are, so this never runs out."""
+
+
+class DailyError(Exception):
+    """A daily challenge request that is refused; the message says why, for the player."""
+
+
+class DailyClosed(DailyError):
+    """Ranked attempts are for today's challenge only."""
+
+
+class DailyNotYet(DailyError):
+    """A day that has not begun."""
+
+
+class SignInRequired(DailyError):
+    """Today's deal is for signed-in players: a guest could scout it before a ranked attempt."""
+
+
+class AttemptFirst(DailyError):
+    """Today's deal may be replayed only once the player's ranked attempt is over."""
+
+
+class NoWinnableDailyDeal(Exception):
+    """No seed of the day's sequence gave a deal the solver proves winnable (vanishingly rare)."""
+
+
+def daily_seed(day: date, n: int) -> str:
+    """The ``n``-th seed of a day's secret sequence: HMAC-SHA256 of ``<date>/<n>``, in hex."""
+    key = settings.DAILY_SEED_SECRET.encode()
+    return hmac.new(key, f"{day.isoformat()}/{n}".encode(), sha256).hexdigest()
+
+
+def winnable_daily_seed(day: date) -> str:
+    """The first seed of the day's sequence whose deal the solver proves winnable."""
+    for n in range(DAILY_SEED_TRIES):
+        seed = daily_seed(day, n)
+        if solve(Deal.from_seed(seed), DAILY_VARIANT).winnable:
+            return seed
+    raise NoWinnableDailyDeal(f"no winnable deal in the first {DAILY_SEED_TRIES} seeds of {day}")
+
+
+def daily_for(day: date, *, now: datetime | None = None) -> Daily:
+    """The challenge of ``day``, made on first use. Two processes making it at once agree: the
+    seed is the same for both, and the date is unique."""
+    daily = Daily.objects.filter(date=day).first()
+    if daily is not None:
+        return daily
+    seed = winnable_daily_seed(day)
+    try:
+        with transaction.atomic():
+            return Daily.objects.create(
+                date=day,
+                variant=DAILY_VARIANT.value,
+                seed=seed,
+                commitment=commitment_of(seed),
+                created_at=now or timezone.now(),
+            )
+    except IntegrityError:
+        return Daily.objects.get(date=day)
+
+
+def daily_par_compute(*, daily: Daily) -> int:
+    """Solve a day's deal for par (a second or two) and keep it, with the deal's verdict, so that
+    the analyses of its games need not solve it again."""
+    verdict = deal_verdict(daily.seed, daily.variant)
+    DealPar.objects.get_or_create(
+        seed=daily.seed,
+        variant=daily.variant,
+        defaults={**verdict, "computed_at": timezone.now()},
+    )
+    Daily.objects.filter(id=daily.id).update(par=verdict["par"])
+    daily.par = verdict["par"]
+    return daily.par
+
+
+def daily_attempt_start(*, user: AbstractBaseUser, day: date, now: datetime | None = None) -> Game:
+    """Start the player's one ranked attempt at ``day``'s challenge, or return the one they began.
+
+    Only today's challenge can be attempted. The unique (day, player) constraint settles two
+    starts at once: one inserts the attempt, the other finds it.
+    """
+    now = now or timezone.now()
+    if day != utc_today(now):
+        raise DailyClosed("Ranked attempts are for today's challenge only.")
+    daily = daily_for(day, now=now)
+    attempt = daily_attempt_of(daily, user.pk)
+    if attempt is not None:
+        return attempt.game
+    try:
+        with transaction.atomic():
+            game = _daily_game(daily, owner_id=user.pk, guest_key="", now=now)
+            DailyAttempt.objects.create(daily=daily, user_id=user.pk, game=game, created_at=now)
+    except IntegrityError:
+        return DailyAttempt.objects.select_related("game").get(daily=daily, user_id=user.pk).game
+    return game
+
+
+def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = None) -> Game:
+    """Start an unranked game on a day's deal: any past day, for anyone; today's only for a
+    signed-in player whose ranked attempt is over."""
+    now = now or timezone.now()
+    today = utc_today(now)
+    if daily.date > today:
+        raise DailyNotYet("This day's challenge has not begun.")
+    if daily.date == today:
+        if player.user_id is None:
+            raise SignInRequired("Sign in to play today's challenge.")
+        attempt = daily_attempt_of(daily, player.user_id)
+        if attempt is None or not attempt.game.is_over:
+            raise AttemptFirst("Play your ranked attempt first: you may replay the deal after it.")
+    return _daily_game(
+        daily,
+        owner_id=player.user_id,
+        guest_key="" if player.user_id is not None else player.guest_key,
+        now=now,
+    )
+
+
+def _daily_game(daily: Daily, *, owner_id: int | None, guest_key: str, now: datetime) -> Game:
+    return Game.objects.create(
+        seed=daily.seed,
+        variant=daily.variant,
+        mode=Mode.DAILY,
+        owner_id=owner_id,
+        guest_key=guest_key,
+        started_at=now,
+        reveal_after=daily.ends_at,
+    )
+
+
+# ---- The score tables ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    game_id: uuid.UUID
+    user_id: int
+    won: bool
+    score: int
+    duration_ms: int
+    finished_at: datetime
+    clean: bool
+
+
+_RESULT_FIELDS: Final = (
+    "id", "owner_id", "mode", "status", "score", "duration_ms", "finished_at", "assisted",
+    "reveal_after",
+)  # fmt: skip
+
+
+def scores_record(game_ids: list[uuid.UUID]) -> None:
+    """Enter games that have just ended into the score tables, in the transaction ending them.
+
+    Only signed-in players' games count. A ranked daily attempt also takes its place on the day's
+    board if it ended within the day, and the board's new first page is pushed once committed; an
+    unranked replay of a daily deal (the player knows it) or an attempt finished after the seed
+    was published counts nowhere. Each game costs two upserts (all time and this week, in the
+    "all" view and, for a game played without hints, the clean one) for its best score and tally.
+    """
+    games = (
+        Game.objects.filter(id__in=game_ids, owner__isnull=False)
+        .exclude(status=Status.IN_PROGRESS)
+        .order_by("finished_at", "id")
+        .values(*_RESULT_FIELDS)
+    )
+    rows = list(games)
+    if not rows:
+        return
+    daily_games = [row["id"] for row in rows if row["mode"] == Mode.DAILY]
+    attempts = {
+        game_id: (attempt_id, daily_id)
+        for game_id, attempt_id, daily_id in DailyAttempt.objects.filter(
+            game_id__in=daily_games
+        ).values_list("game_id", "id", "daily_id")
+    }
+    boards_changed: set[int] = set()
+    for row in rows:
+        if row["mode"] == Mode.DAILY:
+            late = row["reveal_after"] is not None and row["finished_at"] >= row["reveal_after"]
+            if row["id"] not in attempts or late:
+                continue
+            attempt_id, daily_id = attempts[row["id"]]
+            DailyAttempt.objects.filter(id=attempt_id).update(
+                score=row["score"], duration_ms=row["duration_ms"], finished_at=row["finished_at"]
+            )
+            boards_changed.add(daily_id)
+        result = _Result(
+            game_id=row["id"],
+            user_id=row["owner_id"],
+            won=row["status"] == Status.WON,
+            score=row["score"],
+            duration_ms=row["duration_ms"],
+            finished_at=row["finished_at"],
+            clean=not row["assisted"],
+        )
+        periods = (ALL_TIME, week_period(result.finished_at))
+        views = (False, True) if result.clean else (False,)
+        keys = [(period, clean) for period in periods for clean in views]
+        _best_upsert(result, keys)
+        _tally_upsert(result, keys)
+    for daily_id in sorted(boards_changed):
+        transaction.on_commit(partial(daily_board_announce, daily_id), robust=True)
+
+
+def daily_board_announce(daily_id: int) -> None:
+    """Push a day's board, first page, to everyone watching it (run once the result committed).
+
+    Called in a plain thread (the move path's database thread), where ``async_to_sync`` is
+    allowed; from the live-game thread it runs the send on the thread's event loop.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    daily = Daily.objects.get(id=daily_id)
+    event = {"type": "board.update", "board": daily_board_snapshot(daily)}
+    async_to_sync(layer.group_send)(daily.group_name, event)
+
+
+# Upserts in SQL that PostgreSQL and SQLite both speak (INSERT … ON CONFLICT … DO UPDATE): the ORM
+# cannot say "keep the better of the two" or "add one" in a single statement.
+
+
+def _table(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _prepared(model: type[models.Model], name: str, value: object) -> Any:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field.get_db_prep_value(value, connection, prepared=False)
+
+
+def _best_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
+    """Keep the game as the player's best where it beats the stored one (a higher score, or the
+    same score in less time)."""
+    table = _table(PlayerBest)
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(keys))
+    sql = (
+        f"INSERT INTO {table}"
+        " (user_id, period, clean_only, game_id, score, duration_ms, finished_at)"
+        f" VALUES {values} ON CONFLICT (user_id, period, clean_only) DO UPDATE SET"
+        " game_id = excluded.game_id, score = excluded.score,"
+        " duration_ms = excluded.duration_ms, finished_at = excluded.finished_at"
+        f" WHERE excluded.score > {table}.score"
+        f" OR (excluded.score = {table}.score AND excluded.duration_ms < {table}.duration_ms)"
+    )
+    params: list[Any] = []
+    for period, clean in keys:
+        params += [
+            result.user_id,
+            period,
+            clean,
+            _prepared(PlayerBest, "game", result.game_id),
+            result.score,
+            result.duration_ms,
+            _prepared(PlayerBest, "finished_at", result.finished_at),
+        ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _tally_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
+    """Count the game: one more played, a win or not, the streak that goes on or breaks."""
+    table = _table(PlayerTally)
+    values = ", ".join(["(%s, %s, %s, 1, %s, %s, %s, %s, %s)"] * len(keys))
+    longer = f"excluded.won = 1 AND {table}.current_streak + 1 > {table}.longest_streak"
+    sql = (
+        f"INSERT INTO {table} (user_id, period, clean_only, played, won, win_rate, current_streak,"
+        f" longest_streak, longest_streak_at) VALUES {values}"
+        " ON CONFLICT (user_id, period, clean_only) DO UPDATE SET"
+        f" played = {table}.played + 1,"
+        f" won = {table}.won + excluded.won,"
+        f" win_rate = ({table}.won + excluded.won) * 1.0 / ({table}.played + 1),"
+        f" current_streak = CASE WHEN excluded.won = 1 THEN {table}.current_streak + 1 ELSE 0 END,"
+        f" longest_streak = CASE WHEN {longer} THEN {table}.current_streak + 1"
+        f" ELSE {table}.longest_streak END,"
+        f" longest_streak_at = CASE WHEN {longer} THEN excluded.longest_streak_at"
+        f" ELSE {table}.longest_streak_at END"
+    )
+    won = 1 if result.won else 0
+    reached = _prepared(PlayerTally, "longest_streak_at", result.finished_at if won else None)
+    params: list[Any] = []
+    for period, clean in keys:
+        params += [result.user_id, period, clean, won, float(won), won, won, reached]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

@@ -1,0 +1,209 @@
+"""Pages of the daily challenge and the leaderboards. Views stay thin: they check access, call a
+service or selectors, render."""
+
+from datetime import date
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
+
+from game.players import player_for_request
+from leaderboard import selectors, services
+from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily
+from leaderboard.selectors import (
+    BOARD_TITLES,
+    Board,
+    BoardKind,
+    DailyBoard,
+    page_number,
+    utc_today,
+)
+
+OVERVIEW_ROWS = 10
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    return HttpResponseRedirect(url, status=303)
+
+
+def _daily_board(request: HttpRequest, daily: Daily) -> dict[str, Any]:
+    """The day's board page asked for, and the visitor's place on it."""
+    board = DailyBoard(daily.id)
+    user_id = _user_id(request)
+    return {
+        "page": selectors.board_page(board, page_number(request.GET.get("page"))),
+        "rank": selectors.rank_of(user_id, board) if user_id is not None else None,
+    }
+
+
+@require_safe
+def daily_today(request: HttpRequest) -> HttpResponse:
+    """Today's challenge: the commitment to its seed, the time left, the attempt, the board."""
+    now = timezone.now()
+    daily = services.daily_for(utc_today(now), now=now)
+    attempt = selectors.daily_attempt_of(daily, _user_id(request))
+    share = None
+    if attempt is not None and attempt.game.is_over:
+        share = selectors.daily_share_of(attempt.game, base_url=request.build_absolute_uri("/"))
+    yesterday = Daily.objects.filter(date__lt=daily.date).order_by("-date").first()
+    board = _daily_board(request, daily)
+    return render(
+        request,
+        "leaderboard/daily.html",
+        {
+            "daily": daily,
+            "attempt": attempt,
+            "share": share,
+            "ends_at_ms": int(daily.ends_at.timestamp() * 1000),
+            "yesterday": yesterday,
+            **board,
+            # Only the first page follows the day live: later ones would shift under the reader.
+            "socket_path": f"/ws/daily/{daily.date}/" if board["page"].number == 1 else None,
+        },
+    )
+
+
+@require_POST
+def daily_start(request: HttpRequest) -> HttpResponse:
+    """Start (or resume) the visitor's ranked attempt at today's challenge."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("leaderboard:daily"))
+    now = timezone.now()
+    game = services.daily_attempt_start(user=request.user, day=utc_today(now), now=now)
+    return _see_other(game.get_absolute_url())
+
+
+@require_safe
+def daily_day(request: HttpRequest, day: date) -> HttpResponse:
+    """A past day's challenge: its seed and the check of the commitment, par, and its board."""
+    today = utc_today()
+    if day == today:
+        return HttpResponseRedirect(reverse("leaderboard:daily"))
+    if day > today:
+        raise Http404("This day has not begun")
+    daily = get_object_or_404(Daily, date=day)
+    par = selectors.daily_par(daily)
+    if par is None:  # nobody made it ahead (manage.py daily_prepare): the deal is public now
+        par = services.daily_par_compute(daily=daily)
+    return render(
+        request,
+        "leaderboard/daily_day.html",
+        {
+            "daily": daily,
+            "par": par,
+            "seed_revealed": selectors.daily_seed_revealed(daily),
+            "attempt": selectors.daily_attempt_of(daily, _user_id(request)),
+            **_daily_board(request, daily),
+        },
+    )
+
+
+@require_POST
+def daily_play(request: HttpRequest, day: date) -> HttpResponse:
+    """Play a day's deal unranked: a past day for anyone, today's after one's ranked attempt."""
+    now = timezone.now()
+    today = utc_today(now)
+    if day > today:
+        raise Http404("This day has not begun")
+    if day == today:
+        if not request.user.is_authenticated:
+            return redirect_to_login(reverse("leaderboard:daily"))
+        daily = services.daily_for(day, now=now)
+    else:
+        daily = get_object_or_404(Daily, date=day)
+    player = player_for_request(request, create_guest_key=True)
+    try:
+        game = services.daily_replay_start(player=player, daily=daily, now=now)
+    except services.DailyError as error:
+        messages.error(request, str(error))
+        return _see_other(reverse("leaderboard:daily"))
+    return _see_other(game.get_absolute_url())
+
+
+@require_safe
+def daily_archive(request: HttpRequest) -> HttpResponse:
+    """Past days' challenges, newest first, fifty to a page."""
+    number = page_number(request.GET.get("page"))
+    days = selectors.daily_archive(utc_today(), number)
+    return render(
+        request,
+        "leaderboard/archive.html",
+        {
+            "days": days[: selectors.PAGE_SIZE],
+            "number": number,
+            "has_next": len(days) > selectors.PAGE_SIZE,
+        },
+    )
+
+
+def _board_choice(request: HttpRequest) -> tuple[str, bool, str]:
+    """The period and view a leaderboard page asks for: (period, clean, period's name)."""
+    weekly = request.GET.get("period") == "week"
+    clean = request.GET.get("view") == "clean"
+    period = selectors.week_period(timezone.now()) if weekly else ALL_TIME
+    return period, clean, "week" if weekly else "all"
+
+
+@require_safe
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """The four boards, all time or this week, clean games only or all: the top of each."""
+    period, clean, period_name = _board_choice(request)
+    user_id = _user_id(request)
+    boards = []
+    for kind in BoardKind:
+        board = Board(kind, period, clean)
+        boards.append(
+            {
+                "kind": kind.value,
+                "title": BOARD_TITLES[kind],
+                "page": selectors.board_page(board, 1, size=OVERVIEW_ROWS),
+                "rank": selectors.rank_of(user_id, board) if user_id is not None else None,
+            }
+        )
+    return render(
+        request,
+        "leaderboard/leaderboards.html",
+        {
+            "boards": boards,
+            "period": period_name,
+            "week": period if period != ALL_TIME else None,
+            "clean": clean,
+            "min_games": WIN_RATE_MIN_GAMES,
+        },
+    )
+
+
+@require_safe
+def board(request: HttpRequest, kind: str) -> HttpResponse:
+    """One board in full, fifty to a page."""
+    try:
+        board_kind = BoardKind(kind)
+    except ValueError:
+        raise Http404("No such board") from None
+    period, clean, period_name = _board_choice(request)
+    chosen = Board(board_kind, period, clean)
+    user_id = _user_id(request)
+    return render(
+        request,
+        "leaderboard/board.html",
+        {
+            "kind": board_kind.value,
+            "title": BOARD_TITLES[board_kind],
+            "page": selectors.board_page(chosen, page_number(request.GET.get("page"))),
+            "rank": selectors.rank_of(user_id, chosen) if user_id is not None else None,
+            "period": period_name,
+            "week": period if period != ALL_TIME else None,
+            "clean": clean,
+            "min_games": WIN_RATE_MIN_GAMES,
+            "query": f"period={period_name}&view={'clean' if clean else 'all'}&",
+        },
+    )

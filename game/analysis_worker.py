@@ -3,6 +3,7 @@
 This module is imported by a freshly spawned worker process, so it imports the engine only.
 """
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,13 @@ from game.engine.solver import ParResult, find_par, solve
 
 Verdict = dict[str, Any]
 """A deal's winnability and par, as stored in DealPar."""
+
+ANALYSIS_NICENESS = 10
+
+
+def yield_to_play() -> None:
+    """Run the worker at a lower priority than the server: moves come before analyses."""
+    os.nice(ANALYSIS_NICENESS)
 
 
 def deal_verdict(seed: str, variant: str) -> Verdict:

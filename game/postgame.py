@@ -11,7 +11,7 @@ import logging
 import multiprocessing
 import uuid
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from channels.layers import get_channel_layer
 from django.utils import timezone
@@ -23,6 +23,7 @@ from game.models import DealPar, Game, GameAnalysis, Status
 from game.selectors import analysis_before_reveal, reveal_due
 
 logger = logging.getLogger(__name__)
+MAX_WAITING_ANALYSES: Final = 64
 _pool: ProcessPoolExecutor | None = None
 _running: set[asyncio.Task[None]] = set()
 
@@ -31,7 +32,11 @@ def worker_pool() -> ProcessPoolExecutor:
     """The process that runs the solver, started on first use (spawned: no state is inherited)."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=analysis_worker.yield_to_play,
+        )
     return _pool
 
 
@@ -43,8 +48,16 @@ def shutdown() -> None:
         _pool = None
 
 
-def analysis_schedule(live: LiveGame, database: DatabaseThread) -> asyncio.Task[None]:
-    """Start analysing a game that has just ended; the task runs on without the caller."""
+def analysis_schedule(live: LiveGame, database: DatabaseThread) -> asyncio.Task[None] | None:
+    """Start analysing a game that has just ended; the task runs on without the caller.
+
+    When more games are waiting than the worker can catch up on soon, this one is left for
+    ``manage.py analyse_games`` (its page says the analysis is on its way) rather than letting the
+    queue, and the memory it holds, grow without bound.
+    """
+    if len(_running) >= MAX_WAITING_ANALYSES:
+        logger.warning("Analysis queue full: game %s left for analyse_games", live.game_id)
+        return None
     task = asyncio.create_task(_analyse(live, database), name=f"analyse-{live.game_id}")
     _running.add(task)
     task.add_done_callback(_running.discard)

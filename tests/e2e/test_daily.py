@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Mode
 from leaderboard.models import DailyAttempt
-from tests.e2e.test_play import GAME_URL, PHONE, expect_seq, screenshot
+from tests.e2e.test_play import GAME_URL, PHONE, expect_seq, play_out, screenshot
 
 PASSWORD = "peaks-and-valleys-42"
 
@@ -58,15 +58,7 @@ def test_sign_up_play_the_daily_and_see_yourself_on_the_board(page: Page) -> Non
     expect(page.locator("[data-hint]")).to_be_hidden()
 
     state = GameState(Deal.from_seed(game.seed), Variant(game.variant))
-    while not state.status.is_over:
-        plays = state.playable_positions()
-        if plays:
-            page.locator(f'.board__peaks .card[data-pos="{plays[0]}"]').click()
-            state.apply(state.legal_moves()[0])
-        else:
-            page.locator(".stock").click()
-            state.apply(state.legal_moves()[-1])
-        expect_seq(page, state.seq)
+    play_out(page, state)
 
     panel = page.locator("[data-game-over]")
     expect(panel).to_be_visible()

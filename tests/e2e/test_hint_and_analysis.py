@@ -19,6 +19,7 @@ from tests.e2e.test_play import (
     GAME_URL,
     PHONE,
     SOCKET_SPY,
+    click_move,
     engine_state,
     expect_seq,
     screenshot,
@@ -188,14 +189,11 @@ def play_to_the_end(page: Page, game_id: uuid.UUID) -> tuple[GameState, int]:
     while not state.status.is_over:
         plays = state.playable_positions()
         if plays and (draw_while_fitting or state.stock_count == 0):
-            page.locator(f'.board__peaks .card[data-pos="{plays[0]}"]').click()
-            state.apply(state.legal_moves()[0])
+            click_move(page, state, state.legal_moves()[0])
         else:
             if plays:
                 draw_while_fitting = state.seq + 1
-            page.locator(".stock").click()
-            state.apply(state.legal_moves()[-1])
-        expect_seq(page, state.seq)
+            click_move(page, state, state.legal_moves()[-1])
     return state, draw_while_fitting
 
 

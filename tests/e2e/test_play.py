@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from game.engine import Card, Deal, GameState, Variant
+from game.engine import Card, Deal, GameState, Move, Variant
 from game.models import Game
 
 SCREENSHOT_DIR = Path(
@@ -74,6 +74,23 @@ def start_game(page: Page, variant: str = "tripeaks") -> uuid.UUID:
 def expect_seq(page: Page, seq: int) -> None:
     """Wait until the board shows the snapshot after ``seq`` moves."""
     expect(page.locator("[data-game]")).to_have_attribute("data-seq", str(seq))
+
+
+def click_move(page: Page, state: GameState, move: Move) -> None:
+    """Make ``move`` on the page by a click (the card, or the stock), and in ``state``."""
+    if move.card is None:
+        page.locator(".stock").click()
+    else:
+        position = state.deal.positions[move.card.index]
+        page.locator(f'.board__peaks .card[data-pos="{position}"]').click()
+    state.apply(move)
+    expect_seq(page, state.seq)
+
+
+def play_out(page: Page, state: GameState) -> None:
+    """Play to the end by clicks: the first card that fits, else a draw (ends within 51 moves)."""
+    while not state.status.is_over:
+        click_move(page, state, state.legal_moves()[0])
 
 
 def hud(page: Page, name: str) -> str:
@@ -263,16 +280,7 @@ def test_a_game_played_to_the_end(page: Page) -> None:
     state = engine_state(game_id)
     opening = [state.deal.tableau[p].code for p in range(18, 28)]
 
-    # Plays before draws, the first card that fits: any line ends the game within 51 moves.
-    while not state.status.is_over:
-        plays = state.playable_positions()
-        if plays:
-            page.locator(f'.board__peaks .card[data-pos="{plays[0]}"]').click()
-            state.apply(state.legal_moves()[0])
-        else:
-            page.locator(".stock").click()
-            state.apply(state.legal_moves()[-1])
-        expect_seq(page, state.seq)
+    play_out(page, state)
 
     panel = page.locator("[data-game-over]")
     expect(panel).to_be_visible()

@@ -130,16 +130,21 @@ def game_start(
     )
 
 
+@transaction.atomic
 def games_claim(*, guest_key: str, user_id: int) -> int:
     """Give a guest's games to the account they signed up for or into; return how many moved.
 
-    Their games in play keep their ids and logs, so they go on from where they were.
+    Their games in play keep their ids and logs, so they go on from where they were; those
+    already over enter the score tables under the account, as they would have had they been
+    played signed in.
     """
     if not guest_key:
         return 0
-    return Game.objects.filter(owner__isnull=True, guest_key=guest_key).update(
-        owner_id=user_id, guest_key=""
-    )
+    claimed = Game.objects.filter(owner__isnull=True, guest_key=guest_key)
+    finished = list(claimed.exclude(status=Status.IN_PROGRESS).values_list("id", flat=True))
+    count = claimed.update(owner_id=user_id, guest_key="")
+    scores_record(finished)
+    return count
 
 
 async def game_state(*, game_id: uuid.UUID, player: Player) -> View:

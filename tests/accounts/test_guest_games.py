@@ -119,3 +119,22 @@ def test_signing_in_from_a_game_returns_to_it(player: User, client: Client) -> N
     )
     assert response["Location"] == f"/games/{game.id}/"
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_a_guests_finished_games_enter_the_score_tables_on_sign_up(client: Client) -> None:
+    """What a guest finished counts on the boards once it is theirs; the game in play later."""
+    from leaderboard.models import PlayerBest, PlayerTally
+
+    games = guest_games(client)
+    client.post(
+        "/accounts/signup/",
+        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    user = User.objects.get(username="grace")
+    finished_scores = [Game.objects.get(id=game.id).score for game in games[:2]]
+    bests = PlayerBest.objects.filter(user=user)
+    assert bests.exists()
+    assert {best.score for best in bests} == {max(finished_scores)}
+    tallies = PlayerTally.objects.filter(user=user)
+    assert tallies.exists()
+    assert {tally.played for tally in tallies} == {2}  # the lost game and the given-up one

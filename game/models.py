@@ -32,6 +32,7 @@ class Status(models.TextChoices):
 class Mode(models.TextChoices):
     CASUAL = "casual", "Casual"
     DAILY = "daily", "Daily challenge"
+    RACE = "race", "Race"
 
 
 class Game(models.Model):
@@ -62,6 +63,8 @@ class Game(models.Model):
     # The deal of a finished game is revealed only from this moment on (None: as soon as it is
     # over). A daily challenge's games keep their deal hidden until the day is over.
     reveal_after = models.DateTimeField(null=True, blank=True)
+    # Set by a moderator: the game stays the player's own but counts on no board.
+    hidden = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -16,7 +16,7 @@ from typing import Any, Final
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from game import analysis_worker
+from game import analysis_worker, events
 from game.analysis_worker import Verdict
 from game.live import DatabaseThread, LiveGame, replay_log
 from game.models import DealPar, Game, GameAnalysis, Status
@@ -82,6 +82,7 @@ async def _analyse_and_push(live: LiveGame, database: DatabaseThread) -> None:
         worker_pool(), analysis_worker.analyse_finished, seed, variant, moves, abandoned, known
     )
     await database.run(analysis_store, live.game_id, seed, variant, verdict, report)
+    await database.run(events.game_analysed, live.game_id)
     if not reveal_due(live.reveal_after):
         report = analysis_before_reveal(report, own=True)  # only the player watches a game
     layer = get_channel_layer()
@@ -123,4 +124,5 @@ def analyse_now(game: Game) -> dict[str, Any]:
         known_verdict(game.seed, game.variant),
     )
     analysis_store(game.id, game.seed, game.variant, verdict, report)
+    events.game_analysed(game.id)
     return report

@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from game import events
 from game.engine import (
     Deal,
     GameOverError,
@@ -182,7 +183,7 @@ async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str)
             raise IllegalMove(str(error), game_view(live)) from None
         await _commit(live, seq)
         view = game_view(live)
-        await broadcast(live.group_name, view)
+        await publish(live, view)
         if live.state.status.is_over:
             analysis_schedule(live, games.database)
     return MoveOutcome(view, applied=True)
@@ -206,7 +207,7 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
             raise OutOfSync("The game changed meanwhile", game_view(live))
         live.finished_at = finished_at
         view = game_view(live)
-        await broadcast(live.group_name, view)
+        await publish(live, view)
         analysis_schedule(live, games.database)
     return view
 
@@ -236,7 +237,7 @@ async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
         if not live.assisted:
             await games.database.run(_store_assisted, game_id)
             live.assisted = True
-            await broadcast(live.group_name, game_view(live))
+            await publish(live, game_view(live))
         view = game_view(live)
     card = suggestion.move.card if suggestion.move is not None else None
     return HintOutcome(
@@ -247,11 +248,13 @@ async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
     )
 
 
-async def broadcast(group: str, view: View) -> None:
-    """Send a game's new state to every connection watching it."""
+async def publish(live: LiveGame, view: View) -> None:
+    """Send a game's new, committed state to every connection watching it, then tell the apps
+    that listen for changes (races, spectating)."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group, {"type": "game.update", "game": view})
+        await layer.group_send(live.group_name, {"type": "game.update", "game": view})
+    await events.game_changed(live, view)
 
 
 @asynccontextmanager

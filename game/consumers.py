@@ -4,9 +4,9 @@ import json
 import uuid
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from accounts.sockets import PlayerSocket
 from game import services
 from game.players import Player, player_for_scope
 from game.protocol import (
@@ -23,7 +23,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(PlayerSocket):
     """One player's connection to one game."""
 
     game_id: uuid.UUID
@@ -47,9 +47,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.group = f"game-{self.game_id.hex}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.player_join()
         await self.send_state(view)
 
     async def disconnect(self, code: int) -> None:
+        await self.player_leave()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -16,6 +16,15 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
+from races.routing import websocket_urlpatterns as race_websockets  # noqa: E402
+from spectate.routing import websocket_urlpatterns as spectate_websockets  # noqa: E402
+
+websocket_routes = [
+    *game_websockets,
+    *leaderboard_websockets,
+    *race_websockets,
+    *spectate_websockets,
+]
 
 # In development Daphne serves the static files itself; in production the proxy does.
 http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
@@ -24,8 +33,6 @@ application = ProtocolTypeRouter(
     {
         "http": http_application,
         # The Origin header must name an allowed host; the session cookie says who is playing.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*game_websockets, *leaderboard_websockets]))
-        ),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),
     }
 )

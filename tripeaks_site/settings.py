@@ -84,6 +84,9 @@ INSTALLED_APPS = [
     "game",
     "accounts",
     "leaderboard",
+    "races",
+    "spectate",
+    "moderation",
 ]
 
 MIDDLEWARE = [

@@ -10,5 +10,8 @@ urlpatterns = [
     path("", include("game.urls")),
     path("", include("accounts.urls")),
     path("", include("leaderboard.urls")),
+    path("", include("races.urls")),
+    path("", include("spectate.urls")),
+    path("", include("moderation.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -29,6 +29,7 @@ const CONNECTION_TEXT = {
 };
 
 const CLOSED_TEXT = {
+  4401: "Your account is suspended.",
   4403: "This game belongs to someone else.",
   4404: "This game does not exist.",
 };

@@ -4,7 +4,7 @@
 const FIRST_DELAY = 500; // ms before the first retry (at most; see #delay)
 const MAX_DELAY = 15000;
 const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
-const FATAL_CLOSE_CODES = new Set([4403, 4404]); // not this player's game, or no such game
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // account suspended, not this player's game, no such game
 
 export class GameSocket {
   /**

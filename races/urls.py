@@ -1,0 +1,7 @@
+"""Pages of the races app."""
+
+from django.urls import URLPattern
+
+app_name = "races"
+
+urlpatterns: list[URLPattern] = []

@@ -31,7 +31,7 @@ def on_game_changed(listener: ChangeListener) -> ChangeListener:
 
 
 def on_game_analysed(listener: AnalysedListener) -> AnalysedListener:
-    """Call ``listener(game_id)`` in the database thread once a finished game's analysis is stored."""
+    """Call ``listener(game_id)`` in the database thread once a finished game is analysed."""
     if listener not in _analysed_listeners:
         _analysed_listeners.append(listener)
     return listener

@@ -79,6 +79,10 @@ class RateLimited(GameError):
     code = "rate_limited"
 
 
+class NotStarted(GameError):
+    code = "not_started"
+
+
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
     """The state after a move message; ``applied`` is false for a resend, which changes nothing."""
@@ -116,9 +120,15 @@ def game_start(
     mode: str = Mode.CASUAL,
     seed: str | None = None,
     winnable_only: bool = False,
+    starts_at: datetime | None = None,
+    reveal_after: datetime | None = None,
 ) -> Game:
     """Start a game for ``player``: on ``seed`` when it is public, else on a fresh secret deal
-    (one the solver proves winnable, with ``winnable_only``)."""
+    (one the solver proves winnable, with ``winnable_only``).
+
+    A game may be dealt ahead of its start (``starts_at``, a race's countdown): moves before then
+    are refused. ``reveal_after`` keeps the deal of the finished game hidden until that moment.
+    """
     if seed is None:
         seed = winnable_seed(variant) if winnable_only else new_seed()
     return Game.objects.create(
@@ -127,7 +137,8 @@ def game_start(
         mode=mode,
         owner_id=player.user_id,
         guest_key="" if player.user_id is not None else player.guest_key,
-        started_at=timezone.now(),
+        started_at=starts_at or timezone.now(),
+        reveal_after=reveal_after,
     )
 
 
@@ -166,6 +177,8 @@ async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str)
     except MalformedError as error:
         raise BadMove(str(error)) from None
     async with _playing(game_id, player) as live:
+        if live.started_at > timezone.now():  # a race's games are dealt before its countdown ends
+            raise NotStarted("The game has not started yet", game_view(live))
         if seq > live.state.seq:  # another process may have recorded moves this one has not seen
             await games.refresh(live)
         state = live.state

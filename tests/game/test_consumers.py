@@ -401,3 +401,28 @@ async def test_hostile_json_never_changes_the_game(make_seat, payload: object) -
         and payload["move"] in {m.text for m in engine_state([]).legal_moves()}
     )
     assert moves == ([payload["move"]] if valid else [])  # type: ignore[index]
+
+
+async def test_a_game_dealt_for_later_refuses_moves_until_it_starts(sockets) -> None:
+    """A race's games are dealt before its countdown ends: an early move changes nothing."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game.players import Player
+    from game.services import game_start
+
+    def deal_for_later() -> Game:
+        player = Player(user_id=None, guest_key="guest-late")
+        later = timezone.now() + timedelta(minutes=5)
+        return game_start(player=player, variant=Variant.TRIPEAKS, seed="1", starts_at=later)
+
+    game = await sync_to_async(deal_for_later)()
+    socket = communicator(game.id, await sync_to_async(guest_session)("guest-late"))
+    sockets.append(socket)
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    reply = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
+    assert reply["code"] == "not_started"
+    assert reply["game"]["seq"] == 0
+    assert await stored_moves(game.id) == []

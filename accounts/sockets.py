@@ -7,8 +7,9 @@ then reaches every such socket of that player, on every process sharing the chan
 
 from typing import Any, Final
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+
+from tripeaks_site.sockets import JsonSocket
 
 CLOSE_BANNED: Final = 4401
 """The close code a socket gets when its player is banned (the protocol's "unauthorised")."""
@@ -19,7 +20,7 @@ def player_group_name(user_id: int) -> str:
     return f"player-{user_id}"
 
 
-class PlayerSocket(AsyncWebsocketConsumer):
+class PlayerSocket(JsonSocket):
     """A websocket that belongs to the player who opened it."""
 
     player_group: str | None = None
@@ -39,8 +40,8 @@ class PlayerSocket(AsyncWebsocketConsumer):
 
     async def player_banned(self, event: dict[str, Any]) -> None:
         """The player was banned: say so and hang up."""
-        await self.send(
-            text_data='{"type": "error", "code": "banned", "message": "This account is suspended"}'
+        await self.send_json(
+            {"type": "error", "code": "banned", "message": "This account is suspended"}
         )
         await self.close(code=CLOSE_BANNED)
 

@@ -60,6 +60,9 @@ from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
 from game.services import game_start  # noqa: E402
 
 REPLY_TIMEOUT = 30.0
+GAMES_DEALT_AHEAD = 3
+"""Games started per client before the move phase (a game lasts ~40 moves; more are started on
+the fly should a client run out)."""
 
 
 @dataclass
@@ -84,6 +87,7 @@ class Guest:
 
     cookie: str
     player: Player
+    games: list[str] = field(default_factory=list)
 
     @classmethod
     def create(cls) -> Guest:
@@ -93,8 +97,16 @@ class Guest:
         session.create()
         return cls(f"{settings.SESSION_COOKIE_NAME}={session.session_key}", Player(None, key))
 
-    def new_game(self) -> str:
-        return str(game_start(player=self.player, variant=Variant.TRIPEAKS).id)
+    def deal_games(self, count: int) -> None:
+        """Start games ahead of a phase, so that the clients spend the phase making moves."""
+        self.games.extend(
+            str(game_start(player=self.player, variant=Variant.TRIPEAKS).id) for _ in range(count)
+        )
+
+    def next_game(self) -> str:
+        if not self.games:
+            self.deal_games(1)
+        return self.games.pop()
 
 
 def prepare_database() -> None:
@@ -130,6 +142,16 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("Daphne did not start")
 
 
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stop Daphne; kill it if it has not gone within ten seconds."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def next_move(view: dict[str, Any]) -> str:
     """A fitting card when there is one (the server lists them), else a draw."""
     playable = view["playable"]
@@ -152,7 +174,7 @@ async def echo_client(base: str, deadline: float, tally: Tally) -> None:
 
 async def game_client(base: str, guest: Guest, deadline: float, tally: Tally) -> None:
     while time.monotonic() < deadline:
-        game_id = await asyncio.to_thread(guest.new_game)
+        game_id = guest.games.pop() if guest.games else await asyncio.to_thread(guest.next_game)
         async with websockets.connect(
             f"{base}/ws/games/{game_id}/",
             origin=Origin(base.replace("ws:", "http:")),
@@ -203,6 +225,8 @@ def main() -> None:
     try:
         for n in args.clients:
             guests = [Guest.create() for _ in range(n)]
+            for guest in guests:
+                guest.deal_games(GAMES_DEALT_AHEAD)
             echo, echo_seconds = run_phase("echo", base, guests, args.seconds)
             moves, move_seconds = run_phase("moves", base, guests, args.seconds)
             e_rate, e_p50, e_p99 = echo.summary(echo_seconds)
@@ -214,8 +238,7 @@ def main() -> None:
                 flush=True,
             )
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop_server(server)
 
 
 if __name__ == "__main__":

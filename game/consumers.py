@@ -1,6 +1,5 @@
 """The game's websocket, ``/ws/games/<id>/``: thin transport between the protocol and services."""
 
-import json
 import uuid
 from typing import Any
 
@@ -29,6 +28,9 @@ class GameConsumer(PlayerSocket):
     game_id: uuid.UUID
     player: Player
     group: str | None = None
+    # The last state this socket sent, so that the broadcast of a change it made itself (and has
+    # already answered) is not sent a second time.
+    last_sent: tuple[int, bool, bool] | None = None
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -81,22 +83,31 @@ class GameConsumer(PlayerSocket):
                     "game": suggestion.view,
                 }
             )
+            self.last_sent = state_key(suggestion.view)
         elif isinstance(message, SyncMessage):
             await self.send_state(
                 await services.game_state(game_id=self.game_id, player=self.player)
             )
         elif isinstance(message, AbandonMessage):
-            await services.game_abandon(game_id=self.game_id, player=self.player)
+            await self.send_state(
+                await services.game_abandon(game_id=self.game_id, player=self.player)
+            )
         else:
             outcome = await services.move_apply(
                 game_id=self.game_id, player=self.player, seq=message.seq, move=message.move
             )
-            if not outcome.applied:  # a resend: nothing changed and nothing was broadcast
-                await self.send_state(outcome.view)
+            await self.send_state(outcome.view)
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A new state of the game, broadcast by a service after its commit."""
-        await self.send_state(event["game"])
+        """A new state of the game, broadcast by a service after its commit.
+
+        The mover's own socket answers its move directly, without waiting for the broadcast to
+        come round through the channel layer; the broadcast then brings it nothing new, and
+        through Redis it may even arrive after a later state. Only a newer state is sent on.
+        """
+        view = event["game"]
+        if self.last_sent is None or state_key(view) > self.last_sent:
+            await self.send_state(view)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis, once the worker has finished it."""
@@ -104,12 +115,17 @@ class GameConsumer(PlayerSocket):
 
     async def send_state(self, view: dict[str, Any]) -> None:
         await self.send_json({"type": "state", "game": view})
-
-    async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content))
+        self.last_sent = state_key(view)
 
     async def send_error(self, error: services.GameError) -> None:
         frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
         if error.view is not None:
             frame["game"] = error.view
         await self.send_json(frame)
+
+
+def state_key(view: dict[str, Any]) -> tuple[int, bool, bool]:
+    """A state's place in its game's history, as a key that only grows: moves made, then whether
+    the game is over (giving up ends it without a move), then the assisted mark (a hint sets it
+    without a move). None of these is ever taken back."""
+    return view["seq"], view["status"] != "in_progress", view["assisted"]

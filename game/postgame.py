@@ -26,6 +26,10 @@ logger = logging.getLogger(__name__)
 MAX_WAITING_ANALYSES: Final = 64
 _pool: ProcessPoolExecutor | None = None
 _running: set[asyncio.Task[None]] = set()
+# One analysis at a time is handed to the worker; the rest wait here, as tasks of the event loop.
+# Were they queued in the executor instead, a stopping server would wait for every one of them
+# (concurrent.futures finishes its queue at exit) rather than for the one in hand.
+_worker_turns: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 
 
 def worker_pool() -> ProcessPoolExecutor:
@@ -78,9 +82,10 @@ async def _analyse_and_push(live: LiveGame, database: DatabaseThread) -> None:
     abandoned = state.status.value == Status.ABANDONED
     known = await database.run(known_verdict, seed, variant)
     loop = asyncio.get_running_loop()
-    verdict, report = await loop.run_in_executor(
-        worker_pool(), analysis_worker.analyse_finished, seed, variant, moves, abandoned, known
-    )
+    async with _worker_turn(loop):
+        verdict, report = await loop.run_in_executor(
+            worker_pool(), analysis_worker.analyse_finished, seed, variant, moves, abandoned, known
+        )
     await database.run(analysis_store, live.game_id, seed, variant, verdict, report)
     await database.run(events.game_analysed, live.game_id)
     if not reveal_due(live.reveal_after):
@@ -88,6 +93,16 @@ async def _analyse_and_push(live: LiveGame, database: DatabaseThread) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(live.group_name, {"type": "game.analysis", "analysis": report})
+
+
+def _worker_turn(loop: asyncio.AbstractEventLoop) -> asyncio.Semaphore:
+    """The turn to use the worker process, one analysis at a time, for this event loop."""
+    turn = _worker_turns.get(loop)
+    if turn is None:
+        for stale in [other for other in _worker_turns if other.is_closed()]:
+            del _worker_turns[stale]
+        turn = _worker_turns[loop] = asyncio.Semaphore(1)
+    return turn
 
 
 def known_verdict(seed: str, variant: str) -> Verdict | None:

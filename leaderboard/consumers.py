@@ -5,15 +5,14 @@ first page on connect, then a new one whenever a ranked attempt of the day finis
 nothing.
 """
 
-import json
 from datetime import date
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from leaderboard.models import Daily, daily_group_name
 from leaderboard.selectors import daily_board_snapshot
+from tripeaks_site.sockets import JsonSocket
 
 CLOSE_NOT_FOUND = 4404
 
@@ -23,7 +22,7 @@ def _snapshot(day: date) -> dict[str, Any] | None:
     return None if daily is None else daily_board_snapshot(daily)
 
 
-class DailyBoardConsumer(AsyncWebsocketConsumer):
+class DailyBoardConsumer(JsonSocket):
     """One watcher of one day's board."""
 
     group: str | None = None
@@ -51,6 +50,3 @@ class DailyBoardConsumer(AsyncWebsocketConsumer):
     async def board_update(self, event: dict[str, Any]) -> None:
         """A new first page, sent by :func:`leaderboard.services.daily_board_announce`."""
         await self.send_json(event["board"])
-
-    async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content))

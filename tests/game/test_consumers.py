@@ -108,6 +108,9 @@ async def test_every_watcher_of_the_game_gets_the_new_state(make_seat, sockets) 
         message = await socket.receive_json_from(timeout=5)
         assert message["game"]["seq"] == 1
         assert message["game"]["stock_count"] == 22
+    # The mover's answer came straight back; the broadcast does not repeat it.
+    assert await first.receive_nothing(timeout=0.3)
+    assert await second.receive_nothing(timeout=0.3)
 
 
 async def test_an_illegal_move_is_refused_and_changes_nothing(make_seat, sockets) -> None:

@@ -20,14 +20,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def test_a_hint_names_the_engines_move_and_marks_the_game_assisted(
     make_seat, sockets
 ) -> None:
-    """The hint is the engine's suggestion for what the player sees; the game is now assisted."""
+    """The hint is the engine's suggestion for what the player sees; the game is now assisted,
+    which the asker learns from the hint and every other tab from a broadcast."""
     seat: Seat = await make_seat()
-    socket = await seat.connect()
-    sockets.append(socket)
+    socket, other_tab = await seat.connect(), await seat.connect()
+    sockets.extend([socket, other_tab])
     await socket.send_json_to({"type": "hint"})
-    messages = [await socket.receive_json_from(timeout=5) for _ in range(2)]
-    answer = next(m for m in messages if m["type"] == "hint")
-    broadcast = next(m for m in messages if m["type"] == "state")
+    answer = await socket.receive_json_from(timeout=5)
+    broadcast = await other_tab.receive_json_from(timeout=5)
+    assert answer["type"] == "hint"
+    assert broadcast["type"] == "state"
+    assert await socket.receive_nothing(timeout=0.3)
     expected = hint(public_view(GameState(Deal.from_seed("1"), Variant.TRIPEAKS)))
     assert expected.move is not None
     assert answer["move"] == expected.move.text

@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from game.engine import Status as EngineStatus
@@ -96,6 +97,12 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "-started_at"], name="game_owner_recent"),
             models.Index(fields=["guest_key", "-started_at"], name="game_guest_recent"),
+            # The "live now" page: games in progress, the most recently active first.
+            models.Index(
+                Coalesce("last_move_at", "started_at").desc(),
+                name="game_live_recent",
+                condition=Q(status=Status.IN_PROGRESS),
+            ),
         ]
 
     def __str__(self) -> str:

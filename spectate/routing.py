@@ -1,5 +1,9 @@
 """Websocket URLs of the spectate app."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from spectate.consumers import WatchConsumer
+
+websocket_urlpatterns = [
+    path("ws/watch/<uuid:game_id>/", WatchConsumer.as_asgi()),
+]

@@ -1,7 +1,13 @@
 """Pages of the spectate app."""
 
-from django.urls import URLPattern
+from django.urls import path
+
+from spectate import views
 
 app_name = "spectate"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("live/", views.live, name="live"),
+    path("live.json", views.live_json, name="live_json"),
+    path("watch/<uuid:game_id>/", views.watch, name="watch"),
+]

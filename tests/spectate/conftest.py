@@ -1,0 +1,81 @@
+"""Fixtures for the spectate tests: players with accounts and games, and spectators' sockets."""
+
+from collections.abc import Callable
+from datetime import datetime
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+
+from game.engine import Variant
+from game.models import Game, Mode
+from game.players import Player
+from game.services import game_start
+from tests.accounts.helpers import make_player
+from tests.game.conftest import ORIGIN, communicator, sockets  # noqa: F401  (a shared fixture)
+from tripeaks_site.asgi import application
+
+SEED = "1"
+
+
+def signed_in_session(user: User) -> str:
+    """A stored session signed in to ``user``, as a browser would hold it; returns its key."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def start_game(
+    user: User,
+    *,
+    mode: Mode = Mode.CASUAL,
+    reveal_after: datetime | None = None,
+    seed: str = SEED,
+) -> Game:
+    return game_start(
+        player=Player(user_id=user.pk, guest_key=""),
+        variant=Variant.TRIPEAKS,
+        mode=mode,
+        seed=seed,
+        reveal_after=reveal_after,
+    )
+
+
+class Table:
+    """A signed-in player, their session and a game of theirs in progress."""
+
+    def __init__(self, user: User, game: Game, session_key: str) -> None:
+        self.user = user
+        self.game = game
+        self.session_key = session_key
+
+    async def connect(self) -> WebsocketCommunicator:
+        """The player's own game socket, with the state sent on connect read."""
+        socket = communicator(self.game.id, self.session_key)
+        assert (await socket.connect())[0]
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "state", first
+        return socket
+
+
+@pytest.fixture
+def make_table(transactional_db: None) -> Callable[..., object]:
+    """Make a player (``ada`` unless named) with a signed-in session and a casual game."""
+
+    @database_sync_to_async
+    def make(username: str = "ada", seed: str = SEED) -> Table:
+        user = make_player(username, email="")
+        return Table(user, start_game(user, seed=seed), signed_in_session(user))
+
+    return make
+
+
+def watch_socket(game_id: object, session_key: str | None = None) -> WebsocketCommunicator:
+    """A spectator's socket to a game (a guest's unless a session is given)."""
+    headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
+    if session_key is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+    return WebsocketCommunicator(application, f"/ws/watch/{game_id}/", headers=headers)

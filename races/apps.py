@@ -6,3 +6,8 @@ class RacesConfig(AppConfig):
 
     name = "races"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from races import live
+
+        live.register()

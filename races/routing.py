@@ -1,5 +1,9 @@
 """Websocket URLs of the races app."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from races.consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    path("ws/races/<str:code>/", RoomConsumer.as_asgi()),
+]

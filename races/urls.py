@@ -1,7 +1,17 @@
 """Pages of the races app."""
 
-from django.urls import URLPattern
+from django.urls import path
+
+from races import views
 
 app_name = "races"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("races/", views.lobby, name="lobby"),
+    path("races/open", views.room_open, name="open"),
+    path("races/ratings/", views.ratings, name="ratings"),
+    path("races/<str:code>/", views.room, name="room"),
+    path("races/<str:code>/join", views.room_join, name="join"),
+    path("races/<str:code>/leave", views.room_leave, name="leave"),
+    path("races/<str:code>/start", views.race_start, name="start"),
+]

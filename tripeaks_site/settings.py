@@ -236,3 +236,6 @@ LOGGING = {
 # The game's websocket: messages a connection may send per second on average, and in a burst.
 GAME_SOCKET_RATE = float(os.environ.get("GAME_SOCKET_RATE", "20"))
 GAME_SOCKET_BURST = int(os.environ.get("GAME_SOCKET_BURST", "40"))
+
+# Races (docs/races.md): seconds of countdown between the host's start and the first move.
+RACE_COUNTDOWN_SECONDS = float(os.environ.get("RACE_COUNTDOWN_SECONDS", "5"))

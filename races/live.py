@@ -1,0 +1,112 @@
+"""Races as games change: progress frames for the room, and ending a round when it is due.
+
+:func:`race_game_changed` runs on the mover's path (after the move is committed and broadcast), so
+it stays cheap: which race a game belongs to is cached per process, an ordinary move costs one
+channel-layer send, and only a game's end (or a passed time limit) reads the database, in a task
+of its own so that the mover's game is not held meanwhile.
+"""
+
+import asyncio
+import logging
+import uuid
+from collections import OrderedDict
+from typing import Any, Final
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from game import events
+from game.live import LiveGame, live_games
+from game.models import Mode
+from game.postgame import analysis_schedule
+from game.selectors import game_view
+from races import selectors, services
+from races.models import room_group_name
+from races.selectors import RaceGame, RacerStatus
+
+logger = logging.getLogger(__name__)
+
+MAX_CACHED_GAMES: Final = 10_000
+_NOT_A_RACE: Final = object()
+
+_race_games: OrderedDict[uuid.UUID, RaceGame | object] = OrderedDict()
+_running: set[asyncio.Task[Any]] = set()
+
+
+async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
+    """The race a game belongs to, from this process's cache or, once, the database."""
+    found = _race_games.get(game_id)
+    if found is None:
+        found = await database_sync_to_async(selectors.race_game)(game_id) or _NOT_A_RACE
+        _race_games[game_id] = found
+        while len(_race_games) > MAX_CACHED_GAMES:
+            _race_games.popitem(last=False)
+    return found if isinstance(found, RaceGame) else None
+
+
+async def race_game_changed(live: LiveGame, view: dict[str, Any]) -> None:
+    """Tell the game's room how its racer stands now; check whether the round is over."""
+    if live.mode != Mode.RACE:
+        return
+    race = await race_game_of(live.game_id)
+    if race is None:
+        return
+    over = view["status"] != "in_progress"
+    status = RacerStatus.PLAYING
+    if over:
+        status = await database_sync_to_async(selectors.entry_status)(live.game_id) or status
+    progress = {
+        "type": "progress",
+        "round": race.round_number,
+        "player": race.player,
+        **selectors.progress_of_view(view, status=status),
+    }
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(
+            room_group_name(race.code), {"type": "race.progress", "progress": progress}
+        )
+    if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
+        check_soon(race.code)
+
+
+def check_soon(code: str) -> None:
+    """End the room's round in a task of its own if it is due."""
+    task = asyncio.create_task(race_check(code), name=f"race-check-{code}")
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def race_check(code: str) -> services.RaceEnd:
+    """End the room's round if it is due, then settle the games that changed."""
+    try:
+        end = await database_sync_to_async(services.race_end_if_due)(code=code)
+    except services.RoomNotFound:
+        return services.RaceEnd()
+    except Exception:
+        logger.exception("Checking the end of the race in room %s failed", code)
+        return services.RaceEnd()
+    await games_settle(end)
+    return end
+
+
+async def games_settle(end: services.RaceEnd) -> None:
+    """After a race service changed games outside the move path: this process's cached games are
+    read again (their status, and their deal's reveal time), games it ended get their analysis,
+    and the other apps hear of them."""
+    games = live_games()
+    for game_id in end.games:
+        games.forget(game_id)
+    for game_id in end.abandoned:
+        games.forget(game_id)
+        try:
+            live = await games.get(game_id)
+            analysis_schedule(live, games.database)
+            await events.game_changed(live, game_view(live))
+        except Exception:
+            logger.exception("Settling race game %s failed", game_id)
+
+
+def register() -> None:
+    events.on_game_changed(race_game_changed)

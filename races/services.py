@@ -1,0 +1,395 @@
+"""Every write of the races app: open a room, join, leave, start a round, end it, rate it.
+
+Each service locks the room's row (``select_for_update``) for its transaction, so that joins,
+leaves, starts and ends of one room happen one at a time on every process; the seats' unique
+constraint refuses a ninth racer even where the lock is a no-op (SQLite serialises writers anyway).
+Deadlines (the countdown, the time limit) are stored, not timed in memory: :func:`race_end_if_due`
+is idempotent, and any process may call it whenever it hears of the room (a socket's timer, a
+move, a page view). Snapshots and game states are pushed only once the transaction has committed.
+"""
+
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from itertools import groupby
+from typing import Final
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from game.engine import Variant as EngineVariant
+from game.live import load_live_game
+from game.models import Game, Mode, Status
+from game.players import Player
+from game.selectors import game_view
+from game.services import duration_ms, game_start, new_seed
+from leaderboard.services import scores_record
+from races.models import (
+    CODE_LENGTH,
+    MAX_RACERS,
+    Entry,
+    PlayerRating,
+    Racer,
+    Room,
+    RoomState,
+    Round,
+    room_group_name,
+)
+from races.rating import Rating, rate_race
+from races.selectors import room_for_code, room_snapshot
+
+HIDDEN_UNTIL_THE_END: Final = datetime(9000, 1, 1, tzinfo=UTC)
+"""A race game's ``reveal_after`` while its round runs: set to the round's end once it is over."""
+MAX_TIME_LIMIT_S: Final = 60 * 60
+
+
+class RaceError(Exception):
+    """A request about a room that is refused; ``code`` is the protocol's error code."""
+
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RoomNotFound(RaceError):
+    code = "not_found"
+
+
+class SignInRequired(RaceError):
+    code = "sign_in_required"
+
+
+class RoomFull(RaceError):
+    code = "room_full"
+
+
+class RaceStarted(RaceError):
+    code = "race_started"
+
+
+class NotHost(RaceError):
+    code = "not_host"
+
+
+class NotARacer(RaceError):
+    code = "not_a_racer"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnd:
+    """What :func:`race_end_if_due` did: the games it ended (the time limit ran out) and, when
+    the round is over, all the round's games (their deal may be revealed from now on)."""
+
+    finished: bool = False
+    abandoned: list[uuid.UUID] = field(default_factory=list)
+    games: list[uuid.UUID] = field(default_factory=list)
+
+
+def _locked(code: str) -> Room:
+    try:
+        return Room.objects.select_for_update().get(code=code)
+    except Room.DoesNotExist:
+        raise RoomNotFound("There is no such room") from None
+
+
+def _changed(room: Room, *fields: str) -> None:
+    """Save a changed room with a new version, and push its snapshot once committed."""
+    room.version += 1
+    room.save(update_fields=["version", *fields])
+    transaction.on_commit(partial(room_announce, room.code), robust=True)
+
+
+def _present(room: Room) -> list[Racer]:
+    return list(Racer.objects.filter(room=room, left_at__isnull=True).order_by("seat"))
+
+
+@transaction.atomic
+def room_open(
+    *,
+    user: AbstractBaseUser,
+    variant: EngineVariant,
+    public: bool,
+    time_limit_s: int | None,
+    now: datetime | None = None,
+) -> Room:
+    """Open a room, with its host in the first seat."""
+    now = now or timezone.now()
+    room = Room.objects.create(
+        code=secrets.token_urlsafe(CODE_LENGTH * 3 // 4),
+        host_id=user.pk,
+        public=public,
+        variant=variant.value,
+        time_limit_s=time_limit_s,
+        created_at=now,
+    )
+    Racer.objects.create(room=room, user_id=user.pk, seat=0, joined_at=now)
+    return room
+
+
+@transaction.atomic
+def room_join(*, code: str, user: AbstractBaseUser, now: datetime | None = None) -> Room:
+    """Take a free seat in a room that is not racing; joining twice changes nothing.
+
+    The first to join a room nobody is in becomes its host.
+    """
+    now = now or timezone.now()
+    room = _locked(code)
+    racer = Racer.objects.filter(room=room, user_id=user.pk).first()
+    if racer is not None and racer.present:
+        return room
+    if room.state == RoomState.RACING:
+        raise RaceStarted("The race has started: join the next one when it is over")
+    seated = _present(room)
+    if len(seated) >= MAX_RACERS:
+        raise RoomFull(f"The room is full: {MAX_RACERS} racers at most")
+    seat = min(set(range(MAX_RACERS)) - {other.seat for other in seated})
+    try:
+        with transaction.atomic():
+            if racer is None:
+                Racer.objects.create(room=room, user_id=user.pk, seat=seat, joined_at=now)
+            else:
+                racer.seat, racer.joined_at, racer.left_at = seat, now, None
+                racer.save(update_fields=["seat", "joined_at", "left_at"])
+    except IntegrityError:  # a seat taken meanwhile where the row lock is a no-op
+        raise RoomFull("The room filled up meanwhile") from None
+    if not seated:
+        room.host_id = user.pk
+    _changed(room, "host")
+    return room
+
+
+@transaction.atomic
+def room_leave(*, code: str, user: AbstractBaseUser, now: datetime | None = None) -> RaceEnd:
+    """Give up one's seat. During a round, the racer's game is abandoned (their score stands)
+    and they count as having left; the round may end with them. The host's role passes to the
+    racer in the lowest seat."""
+    now = now or timezone.now()
+    room = _locked(code)
+    racer = Racer.objects.filter(room=room, user_id=user.pk, left_at__isnull=True).first()
+    if racer is None:
+        raise NotARacer("You are not racing in this room")
+    racer.left_at = now
+    racer.save(update_fields=["left_at"])
+    abandoned: list[uuid.UUID] = []
+    if room.state == RoomState.RACING:
+        round_ = Round.objects.get(room=room, number=room.round_number)
+        entry = Entry.objects.filter(round=round_, user_id=user.pk).first()
+        if entry is not None:
+            entry.left_at = now
+            entry.save(update_fields=["left_at"])
+            abandoned = _games_abandon([entry.game_id], round_.starts_at, now)
+    if room.host_id == user.pk:
+        successor = Racer.objects.filter(room=room, left_at__isnull=True).order_by("seat").first()
+        if successor is not None:
+            room.host_id = successor.user_id
+    _changed(room, "host")
+    end = _end_if_due(room, now)
+    return RaceEnd(end.finished, abandoned + end.abandoned, end.games)
+
+
+@transaction.atomic
+def race_start(
+    *, code: str, user: AbstractBaseUser, seed: str | None = None, now: datetime | None = None
+) -> Round:
+    """The host starts a round (the first, or a rematch): every racer seated now gets a game on
+    one fresh secret deal, dealt now and playable when the countdown ends.
+
+    ``seed`` is for tests only (known deals); no request can pass one.
+    """
+    now = now or timezone.now()
+    room = _locked(code)
+    if room.host_id != user.pk:
+        raise NotHost("Only the host can start the race")
+    if room.state == RoomState.RACING:
+        raise RaceStarted("The race has already started")
+    racers = _present(room)
+    if user.pk not in {racer.user_id for racer in racers}:
+        raise NotARacer("Join the room to start a race in it")
+    starts_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    round_ = Round.objects.create(
+        room=room,
+        number=room.round_number + 1,
+        seed=seed or new_seed(),
+        starts_at=starts_at,
+        ends_at=None
+        if room.time_limit_s is None
+        else starts_at + timedelta(seconds=room.time_limit_s),
+    )
+    variant = EngineVariant(room.variant)
+    for racer in racers:
+        game = game_start(
+            player=Player(user_id=racer.user_id, guest_key=""),
+            variant=variant,
+            mode=Mode.RACE,
+            seed=round_.seed,
+            starts_at=starts_at,
+            reveal_after=HIDDEN_UNTIL_THE_END,
+        )
+        Entry.objects.create(round=round_, user_id=racer.user_id, game=game)
+    room.state = RoomState.RACING
+    room.round_number = round_.number
+    _changed(room, "state", "round_number")
+    return round_
+
+
+@transaction.atomic
+def race_end_if_due(*, code: str, now: datetime | None = None) -> RaceEnd:
+    """End the room's round if it is due: every racer has won, lost, given up or left, or the
+    time limit has run out (games still in play are then abandoned, their score standing).
+
+    Idempotent: a round that is not due, or already over, is left as it is.
+    """
+    return _end_if_due(_locked(code), now or timezone.now())
+
+
+def _end_if_due(room: Room, now: datetime) -> RaceEnd:
+    if room.state != RoomState.RACING:
+        return RaceEnd()
+    round_ = Round.objects.get(room=room, number=room.round_number)
+    entries = list(Entry.objects.filter(round=round_).select_related("game"))
+    in_play = [entry.game_id for entry in entries if entry.game.status == Status.IN_PROGRESS]
+    if in_play and (round_.ends_at is None or now < round_.ends_at):
+        return RaceEnd()
+    abandoned: list[uuid.UUID] = []
+    if in_play:
+        abandoned = _games_abandon(in_play, round_.starts_at, now)
+        Entry.objects.filter(game_id__in=abandoned).update(timed_out=True)
+        entries = list(Entry.objects.filter(round=round_).select_related("game"))
+    _rank_and_rate(entries, now)
+    games = [entry.game_id for entry in entries]
+    # From now on the round's deal may be shown: the finished pages, exports and spectators.
+    Game.objects.filter(id__in=games).update(reveal_after=now)
+    round_.finished_at = now
+    round_.save(update_fields=["finished_at"])
+    room.state = RoomState.FINISHED
+    _changed(room, "state")
+    return RaceEnd(finished=True, abandoned=abandoned, games=games)
+
+
+def _games_abandon(
+    game_ids: list[uuid.UUID], started_at: datetime, now: datetime
+) -> list[uuid.UUID]:
+    """End games still in play as abandoned, and enter them in the score tables; return those
+    ended. The rows are locked first: a move committing meanwhile either lands before (and the
+    game is abandoned after it) or finds the game over and is refused."""
+    in_play = list(
+        Game.objects.select_for_update()
+        .filter(id__in=game_ids, status=Status.IN_PROGRESS)
+        .values_list("id", flat=True)
+    )
+    if not in_play:
+        return []
+    Game.objects.filter(id__in=in_play).update(
+        status=Status.ABANDONED, finished_at=now, duration_ms=duration_ms(started_at, now)
+    )
+    scores_record(in_play)
+    transaction.on_commit(partial(games_announce, in_play), robust=True)
+    return in_play
+
+
+def race_order(entries: list[Entry]) -> list[list[Entry]]:
+    """Entries by place, best first; entries in one group tied.
+
+    Racers who stayed come before those who left; then the higher score; then the shorter time.
+    """
+
+    def key(entry: Entry) -> tuple[bool, int, int]:
+        return (entry.left_at is not None, -entry.game.score, entry.game.duration_ms or 0)
+
+    return [list(group) for _, group in groupby(sorted(entries, key=key), key=key)]
+
+
+def _rank_and_rate(entries: list[Entry], now: datetime) -> None:
+    """Store each racer's place and, when at least two raced, their new rating: the race is one
+    Glicko-2 rating period, each racer scored against every other by place (docs/races.md)."""
+    order = race_order(entries)
+    rank = 1
+    for group in order:
+        for entry in group:
+            entry.rank = rank
+        rank += len(group)
+    if len(entries) >= 2:
+        user_ids = sorted(entry.user_id for entry in entries)
+        stored = {
+            row.user_id: row
+            for row in PlayerRating.objects.select_for_update()
+            .filter(user_id__in=user_ids)
+            .order_by("user_id")
+        }
+        before = {
+            user_id: Rating(row.rating, row.deviation, row.volatility)
+            if (row := stored.get(user_id)) is not None
+            else Rating()
+            for user_id in user_ids
+        }
+        after = rate_race(before, [[entry.user_id for entry in group] for group in order])
+        for entry in entries:
+            entry.rating_before = before[entry.user_id].rating
+            entry.rating_after = after[entry.user_id].rating
+        for user_id in user_ids:
+            new = after[user_id]
+            PlayerRating.objects.update_or_create(
+                user_id=user_id,
+                defaults={
+                    "rating": new.rating,
+                    "deviation": new.deviation,
+                    "volatility": new.volatility,
+                    "races": (stored[user_id].races if user_id in stored else 0) + 1,
+                    "updated": now,
+                },
+            )
+    Entry.objects.bulk_update(entries, ["rank", "rating_before", "rating_after"])
+
+
+def racer_presence(*, code: str, user_id: int, delta: int) -> bool:
+    """Count one more (``delta`` 1) or one fewer (-1) of a racer's sockets on the room's page;
+    say whether they are a racer of the room (present or in its rounds)."""
+    racers = Racer.objects.filter(room__code=code, user_id=user_id)
+    if delta < 0:
+        racers = racers.filter(sockets__gt=0)
+    updated = racers.update(sockets=F("sockets") + delta)
+    if updated:
+        room = Room.objects.filter(code=code)
+        room.update(version=F("version") + 1)
+        transaction.on_commit(partial(room_announce, code), robust=True)
+    return bool(updated)
+
+
+def room_announce(code: str) -> None:
+    """Push a room's snapshot to every socket on its page (run once the change is committed)."""
+    layer = get_channel_layer()
+    room = room_for_code(code)
+    if layer is None or room is None:
+        return
+    snapshot = room_snapshot(room)
+    event = {
+        "type": "race.room",
+        "room": snapshot.frame,
+        "games": {str(user_id): game for user_id, game in snapshot.games.items()},
+        "deadline": snapshot.deadline,
+    }
+    async_to_sync(layer.group_send)(room_group_name(code), event)
+
+
+def games_announce(game_ids: list[uuid.UUID]) -> None:
+    """Push the new state of games a race ended to their players' boards (once committed).
+
+    A process's cached copy of such a game learns of it at its next move, when the database
+    refuses the move and the game is read again.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for game_id in game_ids:
+        live = load_live_game(game_id)
+        event = {"type": "game.update", "game": game_view(live)}
+        async_to_sync(layer.group_send)(live.group_name, event)

@@ -1,0 +1,117 @@
+"""A race in two real browsers: one player opens a room, another joins, the host starts, both
+play, each sees the other's progress live, and the results come when the race is over.
+
+As in test_play.py, the test reads the deal from the database to know the hidden cards; the
+pages never show them.
+"""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, Page, expect
+
+from game.engine import Deal, GameState, Variant
+from races.models import Room, Round
+from tests.e2e.conftest import DESKTOP_VIEWPORT
+from tests.e2e.test_play import PHONE, click_move, expect_seq, play_out, screenshot
+
+PASSWORD = "peaks-and-valleys-42"
+ROOM_URL = re.compile(r"/races/([A-Za-z0-9_-]{12})/$")
+
+
+def sign_in(page: Page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/accounts/profile/$"))
+
+
+def racer_row(page: Page, player: str):
+    return page.locator(f'[data-racers] tr[data-player="{player}"]')
+
+
+def racer_cell(page: Page, player: str, column: int):
+    """A figure of a racer's line: 1 status, 2 cards left, 3 score, 4 streak, 5 peaks, 6 moves."""
+    return racer_row(page, player).locator("td").nth(column - 1)
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_two_players_race_and_see_each_other(page: Page, browser: Browser, server_url: str) -> None:
+    User.objects.create_user(username="hostess", password=PASSWORD)
+    User.objects.create_user(username="rival", password=PASSWORD)
+    page.emulate_media(reduced_motion="reduce")
+    rival_context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
+    try:
+        rival = rival_context.new_page()
+        rival.emulate_media(reduced_motion="reduce")
+        sign_in(page, "hostess")
+        sign_in(rival, "rival")
+
+        # The host opens a public room from the lobby.
+        page.goto("/races/")
+        page.get_by_role("button", name="Open a room").click()
+        expect(page).to_have_url(ROOM_URL)
+        room = Room.objects.get(host__username="hostess")
+        expect(page.locator(".race__header [data-connection]")).to_have_attribute(
+            "data-state", "open"
+        )
+
+        # The rival finds it in the lobby and joins; the host sees them arrive.
+        rival.goto("/races/")
+        rival.get_by_role("link", name="hostess's room").click()
+        expect(rival).to_have_url(ROOM_URL)
+        expect(rival.locator(".race__header [data-connection]")).to_have_attribute(
+            "data-state", "open"
+        )
+        rival.get_by_role("button", name="Join the race").click()
+        expect(racer_row(page, "rival")).to_be_visible()
+        expect(rival.get_by_role("button", name="Leave the room")).to_be_visible()
+        expect(rival.get_by_role("button", name="Start the race")).to_be_hidden()
+
+        # The host starts: both pages bring their board, and the countdown runs out.
+        page.get_by_role("button", name="Start the race").click()
+        for each in (page, rival):
+            expect_seq(each, 0)
+            expect(each.locator("[data-race-status]")).to_contain_text("Go!", timeout=15_000)
+            expect(each.locator("[data-game] [data-connection]")).to_have_attribute(
+                "data-state", "open"
+            )
+        round_ = Round.objects.get(room=room)
+        host_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
+        rival_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
+        screenshot(page, "race-started")
+
+        # A few moves each; each sees the other's figures change.
+        for _ in range(3):
+            click_move(page, host_state, host_state.legal_moves()[0])
+        expect(racer_cell(rival, "hostess", 6)).to_have_text("3")
+        expect(racer_cell(rival, "hostess", 3)).to_have_text(str(host_state.score))
+        expect(racer_cell(rival, "hostess", 2)).to_have_text(str(host_state.cards_left))
+        for _ in range(2):
+            click_move(rival, rival_state, rival_state.legal_moves()[0])
+        expect(racer_cell(page, "rival", 6)).to_have_text("2")
+
+        # No face-down card of the host's reached the rival's page.
+        rival_html = rival.content()
+        assert round_.seed not in rival_html
+
+        # The host plays to the end; the rival leaves; both see the results.
+        play_out(page, host_state)
+        expect(racer_cell(rival, "hostess", 1)).to_have_text(
+            "won" if host_state.status.value == "won" else "no more moves"
+        )
+        rival.get_by_role("button", name="Leave the room").click()
+        for each in (page, rival):
+            results = each.locator("[data-results]")
+            expect(results).to_be_visible()
+            expect(results.locator("tbody tr")).to_have_count(2)
+            expect(results.locator("tbody tr").first).to_contain_text("hostess")
+            expect(results.locator("tbody tr").nth(1)).to_contain_text("left")
+        expect(page.get_by_role("button", name="Rematch: a new deal")).to_be_visible()
+        page.set_viewport_size(PHONE)
+        screenshot(page, "race-results-phone")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        rival_context.close()

@@ -1,0 +1,78 @@
+"""Fixtures for the races app: players with accounts, their sessions, rooms and sockets."""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+
+from game.engine import Deal, GameState, Move, Variant
+from tripeaks_site.asgi import application
+
+ORIGIN = b"http://localhost"
+PASSWORD = "peaks-and-valleys-42"
+SEED = "1"
+
+
+def make_player(username: str) -> User:
+    return User.objects.create_user(username=username, password=PASSWORD)
+
+
+def signed_in_session(user: User) -> str:
+    """A stored session signed in to ``user``, as a browser would hold it; returns its key."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def socket_to(path: str, session_key: str | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
+    if session_key is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def room_socket(code: str, session_key: str | None = None) -> WebsocketCommunicator:
+    return socket_to(f"/ws/races/{code}/", session_key)
+
+
+def game_socket(game_id: object, session_key: str) -> WebsocketCommunicator:
+    return socket_to(f"/ws/games/{game_id}/", session_key)
+
+
+def next_move(state: GameState) -> Move:
+    """A plain way to play: the first card that fits, else a draw."""
+    playable = state.playable_positions()
+    if playable:
+        return Move.parse(state.deal.tableau[playable[0]].code)
+    return Move.parse("draw")
+
+
+def moves_to_the_end(seed: str = SEED, variant: Variant = Variant.TRIPEAKS) -> list[str]:
+    """The moves that playing :func:`next_move` on ``seed`` makes until the game is over."""
+    state = GameState(Deal.from_seed(seed), variant)
+    moves = []
+    while not state.status.is_over:
+        move = next_move(state)
+        state.apply(move)
+        moves.append(move.text)
+    return moves
+
+
+@pytest.fixture
+def no_countdown(settings: Any) -> None:
+    """Races start at once, so that tests can move straight away."""
+    settings.RACE_COUNTDOWN_SECONDS = 0
+
+
+@pytest_asyncio.fixture
+async def sockets() -> AsyncIterator[list[WebsocketCommunicator]]:
+    """Sockets a test opened, disconnected at the end whatever happens."""
+    opened: list[WebsocketCommunicator] = []
+    yield opened
+    for socket in opened:
+        await socket.disconnect()

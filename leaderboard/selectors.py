@@ -386,6 +386,12 @@ def daily_board_snapshot(daily: Daily) -> dict[str, Any]:
     }
 
 
+def daily_boards_of(user_id: int) -> set[int]:
+    """The days whose board shows (or would show, but for a ban) a result of the player's."""
+    attempts = DailyAttempt.objects.filter(user_id=user_id, score__isnull=False)
+    return set(attempts.values_list("daily_id", flat=True))
+
+
 def daily_archive(today: date, number: int = 1, *, size: int = PAGE_SIZE) -> list[Daily]:
     """Past days' challenges, newest first: a page, and the next page's first day if any."""
     offset = (max(1, number) - 1) * size

@@ -194,14 +194,15 @@ _RESULT_FIELDS: Final = (
 def scores_record(game_ids: list[uuid.UUID]) -> None:
     """Enter games that have just ended into the score tables, in the transaction ending them.
 
-    Only signed-in players' games count. A ranked daily attempt also takes its place on the day's
-    board if it ended within the day, and the board's new first page is pushed once committed; an
-    unranked replay of a daily deal (the player knows it) or an attempt finished after the seed
-    was published counts nowhere. Each game costs two upserts (all time and this week, in the
-    "all" view and, for a game played without hints, the clean one) for its best score and tally.
+    Only signed-in players' games count, and not those a moderator hid. A ranked daily attempt
+    also takes its place on the day's board if it ended within the day, and the board's new first
+    page is pushed once committed; an unranked replay of a daily deal (the player knows it) or an
+    attempt finished after the seed was published counts nowhere. Each game costs two upserts
+    (all time and this week, in the "all" view and, for a game played without hints, the clean
+    one) for its best score and tally.
     """
     games = (
-        Game.objects.filter(id__in=game_ids, owner__isnull=False)
+        Game.objects.filter(id__in=game_ids, owner__isnull=False, hidden=False)
         .exclude(status=Status.IN_PROGRESS)
         .order_by("finished_at", "id")
         .values(*_RESULT_FIELDS)
@@ -219,30 +220,180 @@ def scores_record(game_ids: list[uuid.UUID]) -> None:
     boards_changed: set[int] = set()
     for row in rows:
         if row["mode"] == Mode.DAILY:
-            late = row["reveal_after"] is not None and row["finished_at"] >= row["reveal_after"]
-            if row["id"] not in attempts or late:
+            place = _daily_place(row, attempts)
+            if place is None:
                 continue
-            attempt_id, daily_id = attempts[row["id"]]
+            attempt_id, daily_id = place
             DailyAttempt.objects.filter(id=attempt_id).update(
                 score=row["score"], duration_ms=row["duration_ms"], finished_at=row["finished_at"]
             )
             boards_changed.add(daily_id)
-        result = _Result(
-            game_id=row["id"],
-            user_id=row["owner_id"],
-            won=row["status"] == Status.WON,
-            score=row["score"],
-            duration_ms=row["duration_ms"],
-            finished_at=row["finished_at"],
-            clean=not row["assisted"],
-        )
-        periods = (ALL_TIME, week_period(result.finished_at))
-        views = (False, True) if result.clean else (False,)
-        keys = [(period, clean) for period in periods for clean in views]
+        result = _result_of(row)
+        keys = _keys_of(result)
         _best_upsert(result, keys)
         _tally_upsert(result, keys)
-    for daily_id in sorted(boards_changed):
+    daily_boards_announce_on_commit(boards_changed)
+
+
+def _daily_place(
+    row: dict[str, Any], attempts: dict[uuid.UUID, tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The (attempt, day) a daily game's result belongs to, or None when it counts nowhere: an
+    unranked replay, or an attempt finished once the seed was public."""
+    late = row["reveal_after"] is not None and row["finished_at"] >= row["reveal_after"]
+    return None if late else attempts.get(row["id"])
+
+
+def _result_of(row: dict[str, Any]) -> _Result:
+    return _Result(
+        game_id=row["id"],
+        user_id=row["owner_id"],
+        won=row["status"] == Status.WON,
+        score=row["score"],
+        duration_ms=row["duration_ms"],
+        finished_at=row["finished_at"],
+        clean=not row["assisted"],
+    )
+
+
+def _keys_of(result: _Result) -> list[tuple[str, bool]]:
+    """The (period, clean only) rows a game counts in: all time and its week, in the "all" view
+    and, for a game played without hints, the clean one."""
+    periods = (ALL_TIME, week_period(result.finished_at))
+    views = (False, True) if result.clean else (False,)
+    return [(period, clean) for period in periods for clean in views]
+
+
+def daily_boards_announce_on_commit(daily_ids: set[int]) -> None:
+    """Push the first page of each of these days' boards once the transaction commits."""
+    for daily_id in sorted(daily_ids):
         transaction.on_commit(partial(daily_board_announce, daily_id), robust=True)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """A player's tally in one period and view, counted game by game as the upsert counts it."""
+
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    longest_streak: int = 0
+    longest_streak_at: datetime | None = None
+
+    def count(self, result: _Result) -> None:
+        self.played += 1
+        if not result.won:
+            self.current_streak = 0
+            return
+        self.won += 1
+        self.current_streak += 1
+        if self.current_streak > self.longest_streak:
+            self.longest_streak = self.current_streak
+            self.longest_streak_at = result.finished_at
+
+
+def _better(result: _Result, best: _Result | None) -> bool:
+    """Whether ``result`` takes the best row from ``best``, as :func:`_best_upsert` decides."""
+    return best is None or (result.score, -result.duration_ms) > (best.score, -best.duration_ms)
+
+
+@transaction.atomic
+def player_scores_rebuild(*, user_id: int) -> set[int]:
+    """Count a player's games into the score tables afresh, and their daily results; return the
+    days whose board changed (their first page is pushed once committed).
+
+    For a moderator hiding or restoring a game: the tables only ever add games up, so taking
+    one out means counting the rest again, in the order they ended, exactly as
+    :func:`scores_record` would have. One read of the player's finished games and one insert
+    per table, whatever their number. A ban needs none of this: boards leave banned players out
+    when read.
+    """
+    rows = list(
+        Game.objects.filter(owner_id=user_id)
+        .exclude(status=Status.IN_PROGRESS)
+        .order_by("finished_at", "id")
+        .values(*_RESULT_FIELDS, "hidden")
+    )
+    attempts = {
+        game_id: (attempt_id, daily_id)
+        for game_id, attempt_id, daily_id in DailyAttempt.objects.filter(
+            user_id=user_id
+        ).values_list("game_id", "id", "daily_id")
+    }
+    bests: dict[tuple[str, bool], _Result] = {}
+    tallies: dict[tuple[str, bool], _Tally] = {}
+    day_results: dict[int, dict[str, Any] | None] = {}
+    for row in rows:
+        if row["mode"] == Mode.DAILY:
+            place = _daily_place(row, attempts)
+            if place is None:
+                continue
+            day_results[place[0]] = None if row["hidden"] else row
+        if row["hidden"]:
+            continue
+        result = _result_of(row)
+        for key in _keys_of(result):
+            if _better(result, bests.get(key)):
+                bests[key] = result
+            tallies.setdefault(key, _Tally()).count(result)
+    _tables_replace(user_id, bests, tallies)
+    changed = _day_results_store(day_results)
+    daily_boards_announce_on_commit(changed)
+    return changed
+
+
+def _tables_replace(
+    user_id: int, bests: dict[tuple[str, bool], _Result], tallies: dict[tuple[str, bool], _Tally]
+) -> None:
+    PlayerBest.objects.filter(user_id=user_id).delete()
+    PlayerTally.objects.filter(user_id=user_id).delete()
+    PlayerBest.objects.bulk_create(
+        PlayerBest(
+            user_id=user_id,
+            period=period,
+            clean_only=clean,
+            game_id=best.game_id,
+            score=best.score,
+            duration_ms=best.duration_ms,
+            finished_at=best.finished_at,
+        )
+        for (period, clean), best in bests.items()
+    )
+    PlayerTally.objects.bulk_create(
+        PlayerTally(
+            user_id=user_id,
+            period=period,
+            clean_only=clean,
+            played=tally.played,
+            won=tally.won,
+            win_rate=tally.won / tally.played,
+            current_streak=tally.current_streak,
+            longest_streak=tally.longest_streak,
+            longest_streak_at=tally.longest_streak_at,
+        )
+        for (period, clean), tally in tallies.items()
+    )
+
+
+def _day_results_store(day_results: dict[int, dict[str, Any] | None]) -> set[int]:
+    """Give each ranked attempt its game's result (none for a hidden game); return the days whose
+    board changed."""
+    changed: set[int] = set()
+    stored = DailyAttempt.objects.filter(id__in=day_results).values_list(
+        "id", "daily_id", "score", "duration_ms", "finished_at"
+    )
+    for attempt_id, daily_id, *result in stored:
+        row = day_results[attempt_id]
+        wanted = [None] * 3 if row is None else [row[name] for name in _DAY_RESULT_FIELDS]
+        if result != wanted:
+            DailyAttempt.objects.filter(id=attempt_id).update(
+                **dict(zip(_DAY_RESULT_FIELDS, wanted, strict=True))
+            )
+            changed.add(daily_id)
+    return changed
+
+
+_DAY_RESULT_FIELDS: Final = ("score", "duration_ms", "finished_at")
 
 
 def daily_board_announce(daily_id: int) -> None:

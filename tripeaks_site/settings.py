@@ -239,3 +239,23 @@ GAME_SOCKET_BURST = int(os.environ.get("GAME_SOCKET_BURST", "40"))
 
 # Races (docs/races.md): seconds of countdown between the host's start and the first move.
 RACE_COUNTDOWN_SECONDS = float(os.environ.get("RACE_COUNTDOWN_SECONDS", "5"))
+
+# Moderation (docs/moderation.md): when a finished game is flagged for the moderators' queue.
+# Flags never hide anything by themselves. Inhumanly fast play: a median gap between moves below
+# MODERATION_FAST_MEDIAN_MS over at least MODERATION_FAST_MIN_MOVES moves, or
+# MODERATION_BURST_MOVES moves within MODERATION_BURST_MS.
+MODERATION_FAST_MEDIAN_MS = int(os.environ.get("MODERATION_FAST_MEDIAN_MS", "300"))
+MODERATION_FAST_MIN_MOVES = int(os.environ.get("MODERATION_FAST_MIN_MOVES", "20"))
+MODERATION_BURST_MOVES = int(os.environ.get("MODERATION_BURST_MOVES", "10"))
+MODERATION_BURST_MS = int(os.environ.get("MODERATION_BURST_MS", "1000"))
+# Perfect play on hard deals: par reached on MODERATION_PERFECT_RUN of the player's last
+# MODERATION_PERFECT_WINDOW finished games, on deals that are hard: the nowrap variant, a par
+# line of at least MODERATION_HARD_PAR_MOVES moves, or a daily deal on which at least
+# MODERATION_HARD_MIN_OTHERS other players' median share of par is below MODERATION_HARD_SHARE.
+MODERATION_PERFECT_RUN = int(os.environ.get("MODERATION_PERFECT_RUN", "3"))
+MODERATION_PERFECT_WINDOW = int(os.environ.get("MODERATION_PERFECT_WINDOW", "10"))
+MODERATION_HARD_PAR_MOVES = int(os.environ.get("MODERATION_HARD_PAR_MOVES", "49"))
+MODERATION_HARD_SHARE = float(os.environ.get("MODERATION_HARD_SHARE", "0.75"))
+MODERATION_HARD_MIN_OTHERS = int(os.environ.get("MODERATION_HARD_MIN_OTHERS", "5"))
+# Players' reports of a score: how many one player may file in an hour.
+MODERATION_REPORTS_PER_HOUR = int(os.environ.get("MODERATION_REPORTS_PER_HOUR", "10"))

@@ -16,44 +16,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench"
-)
-SERVER_ENV = {
-    "DATABASE_URL": DATABASE_URL,
-    "DEBUG": "0",
-    "SECRET_KEY": secrets.token_urlsafe(50),
-    "ALLOWED_HOSTS": "127.0.0.1",
-    "GAME_SOCKET_RATE": "1000000",
-    "GAME_SOCKET_BURST": "1000000",
-    "LOG_LEVEL": "WARNING",
-}
-os.environ.update(SERVER_ENV)
-os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"
+import django
+import websockets
+from websockets.typing import Origin
 
-import django  # noqa: E402
-import websockets  # noqa: E402
-from websockets.typing import Origin  # noqa: E402
+from bench.servers import DATABASE_URL, prepare_database, start_server, stop_server
 
 django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 
 from game.engine import Variant  # noqa: E402
 from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
@@ -107,49 +89,6 @@ class Guest:
         if not self.games:
             self.deal_games(1)
         return self.games.pop()
-
-
-def prepare_database() -> None:
-    """Create the bench database if it is missing, and migrate it."""
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    subprocess.run(
-        ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, check=False
-    )
-    call_command("migrate", verbosity=0)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-         "bench.echo_asgi:application"],
-        cwd=ROOT,
-        env=os.environ | SERVER_ENV,
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("Daphne did not start")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """Stop Daphne; kill it if it has not gone within ten seconds."""
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
 
 
 def next_move(view: dict[str, Any]) -> str:
@@ -216,9 +155,7 @@ def main() -> None:
     args = parser.parse_args()
 
     prepare_database()
-    port = free_port()
-    server = start_server(port)
-    base = f"ws://127.0.0.1:{port}"
+    server, base = start_server("bench.echo_asgi:application")
     print(f"Daphne on {base}, PostgreSQL {DATABASE_URL}, {args.seconds:g} s per phase")
     print(f"{'N':>5} {'echo/s':>9} {'p50':>7} {'p99':>7} {'moves/s':>9} {'p50':>7} {'p99':>7} "
           f"{'moves/echo':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip

@@ -1,0 +1,85 @@
+"""Daphne servers for the benchmarks that drive real websockets (moves.py, races.py).
+
+Import this module before Django is set up: it points the bench process and its servers at the
+bench database (``BENCH_DATABASE_URL``, by default ``tripeaks_bench`` on the local PostgreSQL),
+with production settings (DEBUG off) and rate limits out of the way.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench"
+)
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+SERVER_ENV = {
+    "DATABASE_URL": DATABASE_URL,
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "GAME_SOCKET_RATE": "1000000",
+    "GAME_SOCKET_BURST": "1000000",
+    "LOG_LEVEL": "WARNING",
+}
+os.environ.update(SERVER_ENV)
+os.environ.pop("REDIS_URL", None)  # the bench process itself needs no channel layer
+os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"
+
+
+def prepare_database() -> None:
+    """Create the bench database if it is missing, and migrate it (Django must be set up)."""
+    from django.core.management import call_command
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    subprocess.run(
+        ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, check=False
+    )
+    call_command("migrate", verbosity=0)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(
+    application: str, *, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start Daphne serving ``application`` on a free loopback port; return it, and its base URL."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+         application],
+        cwd=ROOT,
+        env=os.environ | SERVER_ENV | (extra_env or {}),
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server, f"ws://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("Daphne did not start")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stop Daphne; kill it if it has not gone within ten seconds."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()

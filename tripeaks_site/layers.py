@@ -24,4 +24,4 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         now = time.monotonic()
         if now - self._last_clean >= CLEAN_INTERVAL:
             self._last_clean = now
-            super()._clean_expired()  # type: ignore[no-untyped-call]
+            super()._clean_expired()

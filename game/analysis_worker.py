@@ -15,7 +15,7 @@ from game.engine.solver import ParResult, find_par, solve
 Verdict = dict[str, Any]
 """A deal's winnability and par, as stored in DealPar."""
 
-ANALYSIS_NICENESS = 10
+ANALYSIS_NICENESS = 19
 
 
 def yield_to_play() -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
+import psycopg
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, connection, models, transaction
 
@@ -139,17 +140,56 @@ def _write_together(batch: list[MoveWrite]) -> None:
 
     A game's row is only updated while its stored log is exactly ``seq`` moves long and still in
     play; if any game of the batch does not match, the batch is refused as a whole. The statements
-    are plain SQL sent with ``executemany`` (one round trip with psycopg's pipeline): building ORM
-    expressions for a batch costs more than the database does.
+    are plain SQL: building ORM expressions for a batch costs more than the database does.
     """
-    with connection.cursor() as cursor:
-        cursor.executemany(_UPDATE_GAME, [_update_params(item) for item in batch])
-        if cursor.rowcount != len(batch):
-            raise MoveConflict("a move's number was taken meanwhile")
-        cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
+    if connection.vendor == "postgresql":
+        updated = _write_postgresql(batch)
+    else:
+        with connection.cursor() as cursor:
+            updated = _write_portable(cursor, batch)
+    if updated != len(batch):
+        raise MoveConflict("a move's number was taken meanwhile")
     finished = [item.game_id for item in batch if item.status != Status.IN_PROGRESS]
     if finished:
         scores_record(finished)
+
+
+def _write_postgresql(batch: list[MoveWrite]) -> int:
+    """The batch as two statements over arrays (``unnest``), whatever its size; return how many
+    games were updated.
+
+    One statement per batch rather than one per move matters beyond the round trips: this thread
+    needs the interpreter's lock after every reply from the database, and while the event loop is
+    busy each wait for it can take a whole switch interval (5 ms). The arrays go as parameters
+    bound by the server (psycopg's own cursor, on Django's connection and in its transaction)
+    rather than spelled out into the SQL text in Python as Django's cursor would.
+    """
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        return _write_arrays(cursor, batch)
+
+
+def _write_arrays(cursor: psycopg.Cursor[Any], batch: list[MoveWrite]) -> int:
+    cursor.execute(_UPDATE_GAMES_POSTGRESQL, _arrays([_update_row(item) for item in batch]))
+    updated: int = cursor.rowcount
+    if updated == len(batch):
+        cursor.execute(_INSERT_MOVES_POSTGRESQL, _arrays([_insert_row(item) for item in batch]))
+    return updated
+
+
+def _arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    """Rows turned into one list per column: the arrays that ``unnest`` turns back into rows."""
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+def _write_portable(cursor: Any, batch: list[MoveWrite]) -> int:
+    """The batch as one statement per move (SQLite, the embedded default); return how many games
+    were updated."""
+    cursor.executemany(_UPDATE_GAME, [_update_params(item) for item in batch])
+    updated: int = cursor.rowcount
+    if updated == len(batch):
+        cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
+    return updated
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
@@ -184,6 +224,34 @@ _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format
     columns=", ".join(_column(Move, name) for name in _MOVE_FIELDS),
     values=", ".join(["%s"] * len(_MOVE_FIELDS)),
 )
+
+
+_UPDATE_GAMES_POSTGRESQL: Final = f"""
+UPDATE {Game._meta.db_table} AS game
+SET move_count = new.seq + 1, status = new.status, score = new.score,
+    cards_left = new.cards_left, last_move_at = new.played_at, finished_at = new.finished_at,
+    duration_ms = new.duration_ms
+FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::integer[], %s::integer[],
+            %s::timestamptz[], %s::timestamptz[], %s::bigint[])
+     AS new(id, seq, status, score, cards_left, played_at, finished_at, duration_ms)
+WHERE game.id = new.id AND game.move_count = new.seq AND game.status = '{Status.IN_PROGRESS.value}'
+"""
+_INSERT_MOVES_POSTGRESQL: Final = f"""
+INSERT INTO {Move._meta.db_table} (game_id, seq, move, played_at)
+SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::timestamptz[])
+"""
+
+
+def _update_row(item: MoveWrite) -> tuple[Any, ...]:
+    """A move's values in the order of ``_UPDATE_GAMES_POSTGRESQL``'s arrays."""
+    return (
+        item.game_id, item.seq, item.status, item.score, item.cards_left, item.played_at,
+        item.finished_at, item.duration_ms,
+    )  # fmt: skip
+
+
+def _insert_row(item: MoveWrite) -> tuple[Any, ...]:
+    return (item.game_id, item.seq, item.move, item.played_at)
 
 
 def _update_params(item: MoveWrite) -> list[Any]:

@@ -4,12 +4,15 @@ Channels' ``InMemoryChannelLayer`` sweeps every channel and every group for expi
 each ``receive`` and each ``group_send``: with a few hundred sockets open that sweep cost more than
 the whole of a move. Expiry is housekeeping (a message nobody read for a minute, a group membership
 older than a day), so here the sweep runs at most once per ``CLEAN_INTERVAL`` seconds instead; what
-is delivered, and to whom, is unchanged.
+is delivered, and to whom, is unchanged. A group message is also put on each member's queue in
+turn, where Channels starts a task per member and waits for them all (putting a message on a queue
+never waits).
 """
 
 import time
-from typing import Final
+from typing import Any, Final
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 CLEAN_INTERVAL: Final = 1.0
@@ -25,3 +28,13 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         if now - self._last_clean >= CLEAN_INTERVAL:
             self._last_clean = now
             super()._clean_expired()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            try:
+                await self.send(channel, message)
+            except ChannelFull:  # as Channels does: a full queue misses the message
+                pass

@@ -225,3 +225,13 @@ def test_viewer_has_no_variant_it_cannot_show(ada: User, moderator_client: Clien
         moderator_client.get(reverse("moderation:game", kwargs={"game_id": game.id})).status_code
         == 200
     )
+
+
+def test_the_menu_links_the_queue_for_moderators_only(
+    moderator_client: Client, staff: User, ada: User
+) -> None:
+    queue = reverse("moderation:queue")
+    assert f'href="{queue}"' in moderator_client.get(reverse("game:home")).text
+    for user in (staff, ada):
+        assert f'href="{queue}"' not in signed_in(user).get(reverse("game:home")).text
+    assert f'href="{queue}"' not in Client().get(reverse("game:home")).text

@@ -53,6 +53,9 @@ ADMIN_PAGES = [
     "admin:moderation_report_changelist",
     "admin:moderation_logentry_changelist",
     "admin:leaderboard_daily_changelist",
+    "admin:races_room_changelist",
+    "admin:races_round_changelist",
+    "admin:races_playerrating_changelist",
 ]
 
 

@@ -63,6 +63,9 @@ class LiveGame:
     reveal_after: datetime | None
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Set by a service call that has just read the game from the database, for the length of the
+    # call: within it there is nothing newer to ask the database for.
+    just_loaded: bool = False
 
     @property
     def group_name(self) -> str:
@@ -364,19 +367,27 @@ class LiveGames:
         """The live game, loaded on first use (raises GameGone for an unknown game)."""
         live = self._games.get(game_id)
         if live is None:
-            live = await self._load(game_id)
-            self._games[game_id] = live
+            loaded = await self._load(game_id)
+            # Another call may have loaded it meanwhile: one LiveGame (and one lock) per game.
+            live = self._games.setdefault(game_id, loaded)
             while len(self._games) > MAX_CACHED_GAMES:
                 self._games.popitem(last=False)
         self._games.move_to_end(game_id)
         return live
 
+    def cached(self, game_id: uuid.UUID) -> bool:
+        """Whether the game is in this loop's cache (else ``get`` reads it from the database)."""
+        return game_id in self._games
+
     async def refresh(self, live: LiveGame, *, unless_current: bool = False) -> None:
         """Reload ``live`` from the database (hold its lock): another process may have moved, or
         the game may have changed hands (a guest who signed up).
 
-        With ``unless_current``, first ask whether the stored log differs from the cached one.
+        With ``unless_current``, first ask whether the stored log differs from the cached one (no
+        need, if the game was read from the database in this very call).
         """
+        if unless_current and live.just_loaded:
+            return
         if unless_current:
             try:
                 stored = await self.database.run(stored_progress, live.game_id)

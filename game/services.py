@@ -275,14 +275,19 @@ async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame
     """The player's live game, locked for the length of the block."""
     games = live_games()
     try:
+        loading = not games.cached(game_id)
         live = await games.get(game_id)
         async with live.lock:
-            if not player.owns(live.owner_id, live.guest_key):
-                # The cache may predate a change of hands (a guest who signed up): ask once.
-                await games.refresh(live)
+            live.just_loaded = loading
+            try:
                 if not player.owns(live.owner_id, live.guest_key):
-                    raise Forbidden("This game belongs to someone else")
-            yield live
+                    # The cache may predate a change of hands (a guest who signed up): ask once.
+                    await games.refresh(live)
+                    if not player.owns(live.owner_id, live.guest_key):
+                        raise Forbidden("This game belongs to someone else")
+                yield live
+            finally:
+                live.just_loaded = False
     except GameGone:
         raise GameNotFound("There is no such game") from None
 

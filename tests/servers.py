@@ -101,3 +101,28 @@ def daphne_server(log_dir: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+SERVER_QUIET_TIMEOUT = 5.0
+
+
+def wait_for_server_queries() -> None:
+    """Wait (a few seconds at most) until no other connection to the test database is running a
+    query or holding a transaction open: the servers have finished what a closed page asked.
+
+    Only PostgreSQL needs it: there, emptying the tables at the end of a transactional test while a
+    server's transaction holds locks on them can end in a deadlock.
+    """
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + SERVER_QUIET_TIMEOUT
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state <> 'idle'"
+            )
+            (busy,) = cursor.fetchone()
+            if busy == 0:
+                return
+            time.sleep(0.05)

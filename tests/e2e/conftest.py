@@ -21,11 +21,12 @@ which Django would take for async code; see ``browser`` for how the ORM is allow
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
-from tests.servers import daphne_server
+from tests.servers import daphne_server, wait_for_server_queries
 
 E2E_DIR = Path(__file__).resolve().parent
 
@@ -91,10 +92,14 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(server_url: str, browser: Browser) -> Iterator[Page]:
+def page(server_url: str, browser: Browser, django_db_blocker: Any) -> Iterator[Page]:
     """A new page in its own browser context, pointed at the test server."""
     context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
     try:
         yield context.new_page()
     finally:
         context.close()
+        # The page's last requests may still be running on the server; emptying the tables
+        # under them (after a transactional test) can deadlock on PostgreSQL.
+        with django_db_blocker.unblock():
+            wait_for_server_queries()

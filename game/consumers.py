@@ -17,6 +17,7 @@ from game.protocol import (
     TokenBucket,
     parse_client_message,
 )
+from tripeaks_site.layers import SKIP_CHANNEL
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -73,7 +74,9 @@ class GameConsumer(PlayerSocket):
 
     async def dispatch_message(self, message: ClientMessage) -> None:
         if isinstance(message, HintMessage):
-            suggestion = await services.hint_request(game_id=self.game_id, player=self.player)
+            suggestion = await services.hint_request(
+                game_id=self.game_id, player=self.player, answered=self.channel_name
+            )
             await self.send_json(
                 {
                     "type": "hint",
@@ -90,11 +93,17 @@ class GameConsumer(PlayerSocket):
             )
         elif isinstance(message, AbandonMessage):
             await self.send_state(
-                await services.game_abandon(game_id=self.game_id, player=self.player)
+                await services.game_abandon(
+                    game_id=self.game_id, player=self.player, answered=self.channel_name
+                )
             )
         else:
             outcome = await services.move_apply(
-                game_id=self.game_id, player=self.player, seq=message.seq, move=message.move
+                game_id=self.game_id,
+                player=self.player,
+                seq=message.seq,
+                move=message.move,
+                answered=self.channel_name,
             )
             await self.send_state(outcome.view)
 
@@ -105,6 +114,8 @@ class GameConsumer(PlayerSocket):
         come round through the channel layer; the broadcast then brings it nothing new, and
         through Redis it may even arrive after a later state. Only a newer state is sent on.
         """
+        if event.get(SKIP_CHANNEL) == self.channel_name:
+            return
         view = event["game"]
         if self.last_sent is None or state_key(view) > self.last_sent:
             await self.send_state(view)

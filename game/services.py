@@ -36,6 +36,7 @@ from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
 from leaderboard.services import scores_record
+from tripeaks_site.layers import SKIP_CHANNEL
 
 View = dict[str, Any]
 
@@ -166,10 +167,14 @@ async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
         return game_view(live)
 
 
-async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str) -> MoveOutcome:
+async def move_apply(
+    *, game_id: uuid.UUID, player: Player, seq: int, move: str, answered: str | None = None
+) -> MoveOutcome:
     """Apply ``move`` as move number ``seq`` and broadcast the new state once it is committed.
 
     A resend of the move already recorded at ``seq`` changes nothing and returns the state.
+    ``answered`` names the channel of the connection that asked, which gets the new state as the
+    answer and so not again by the broadcast.
     """
     games = live_games()
     try:
@@ -196,14 +201,14 @@ async def move_apply(*, game_id: uuid.UUID, player: Player, seq: int, move: str)
             raise IllegalMove(str(error), game_view(live)) from None
         await _commit(live, seq)
         view = game_view(live)
-        await publish(live, view)
+        await publish(live, view, answered=answered)
         if live.state.status.is_over:
             analysis_schedule(live, games.database)
     return MoveOutcome(view, applied=True)
 
 
-async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
-    """Give a game up; the score so far stands."""
+async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | None = None) -> View:
+    """Give a game up; the score so far stands (``answered``: as for :func:`move_apply`)."""
     games = live_games()
     async with _playing(game_id, player) as live:
         await games.refresh(live, unless_current=True)
@@ -220,7 +225,7 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player) -> View:
             raise OutOfSync("The game changed meanwhile", game_view(live))
         live.finished_at = finished_at
         view = game_view(live)
-        await publish(live, view)
+        await publish(live, view, answered=answered)
         analysis_schedule(live, games.database)
     return view
 
@@ -235,7 +240,9 @@ class HintOutcome:
     view: View
 
 
-async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
+async def hint_request(
+    *, game_id: uuid.UUID, player: Player, answered: str | None = None
+) -> HintOutcome:
     """Suggest a move from what the player can see, and mark the game as assisted.
 
     Hints are for casual games: a ranked game must be the player's own play.
@@ -250,7 +257,7 @@ async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
         if not live.assisted:
             await games.database.run(_store_assisted, game_id)
             live.assisted = True
-            await publish(live, game_view(live))
+            await publish(live, game_view(live), answered=answered)
         view = game_view(live)
     card = suggestion.move.card if suggestion.move is not None else None
     return HintOutcome(
@@ -261,12 +268,13 @@ async def hint_request(*, game_id: uuid.UUID, player: Player) -> HintOutcome:
     )
 
 
-async def publish(live: LiveGame, view: View) -> None:
-    """Send a game's new, committed state to every connection watching it, then tell the apps
-    that listen for changes (races, spectating)."""
+async def publish(live: LiveGame, view: View, *, answered: str | None = None) -> None:
+    """Send a game's new, committed state to every connection watching it (but ``answered``, the
+    channel that gets it as its answer), then tell the apps that listen for changes (races)."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(live.group_name, {"type": "game.update", "game": view})
+        message = {"type": "game.update", "game": view, SKIP_CHANNEL: answered}
+        await layer.group_send(live.group_name, message)
     await events.game_changed(live, view)
 
 

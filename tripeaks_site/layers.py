@@ -17,6 +17,9 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 CLEAN_INTERVAL: Final = 1.0
+SKIP_CHANNEL: Final = "skip_channel"
+"""A group message may name one member it need not reach (the sender, answered directly). This
+layer leaves that member out; other layers deliver to it and its consumer ignores the message."""
 
 
 class InProcessChannelLayer(InMemoryChannelLayer):
@@ -34,6 +37,9 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
+        skipped = message.get(SKIP_CHANNEL)
         for channel in list(self.groups.get(group, ())):
+            if channel == skipped:
+                continue
             with contextlib.suppress(ChannelFull):  # as in Channels: a full queue misses it
                 await self.send(channel, message)

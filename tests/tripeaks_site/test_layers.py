@@ -2,7 +2,7 @@
 
 import asyncio
 
-from tripeaks_site.layers import CLEAN_INTERVAL, InProcessChannelLayer
+from tripeaks_site.layers import CLEAN_INTERVAL, SKIP_CHANNEL, InProcessChannelLayer
 
 
 def test_group_messages_reach_every_member_once() -> None:
@@ -46,3 +46,19 @@ def test_a_fresh_message_survives_a_sweep() -> None:
         return await asyncio.wait_for(layer.receive("keep.x"), 1)
 
     assert asyncio.run(run()) == {"type": "a"}
+
+
+def test_a_group_message_can_leave_out_the_member_it_names() -> None:
+    layer = InProcessChannelLayer()
+
+    async def run() -> tuple[dict[str, object], bool]:
+        sender, other = await layer.new_channel(), await layer.new_channel()
+        for channel in (sender, other):
+            await layer.group_add("table", channel)
+        await layer.group_send("table", {"type": "game.update", SKIP_CHANNEL: sender})
+        received = await asyncio.wait_for(layer.receive(other), 1)
+        return received, sender in layer.channels
+
+    received, sender_has_mail = asyncio.run(run())
+    assert received["type"] == "game.update"
+    assert not sender_has_mail

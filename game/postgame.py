@@ -80,9 +80,9 @@ async def _analyse_and_push(live: LiveGame, database: DatabaseThread) -> None:
     seed, variant = state.deal.seed, state.variant.value
     moves = [move.text for move in state.moves]
     abandoned = state.status.value == Status.ABANDONED
-    known = await database.run(known_verdict, seed, variant)
     loop = asyncio.get_running_loop()
     async with _worker_turn(loop):
+        known = await database.run(known_verdict, seed, variant)
         verdict, report = await loop.run_in_executor(
             worker_pool(), analysis_worker.analyse_finished, seed, variant, moves, abandoned, known
         )

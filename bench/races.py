@@ -1,10 +1,10 @@
 """How long a race move takes to reach every other racer, on one process and on two behind Redis.
 
 For each R (rooms of 8 racers), opens R rooms in the bench database, starts a race in each on a
-fresh deal (no countdown), and has every racer play their own game on the game socket at a human
-pace (a fitting card when there is one, else a draw) while listening on the room socket. A move's
-delay is the time from sending it to the moment the last of the other seven racers has its
-``progress`` frame. Run once with one Daphne process (the in-process channel layer), then with two
+fresh deal once every racer sits in the room (no countdown), and has every racer play their own
+game on the game socket at a human pace (a fitting card when there is one, else a draw) while
+listening on the room socket. A move's delay is the time from sending it to the moment the last
+of the other seven racers has its ``progress`` frame. Run once with one Daphne process (the in-process channel layer), then with two
 processes sharing PostgreSQL and Redis, racers of every room split between them.
 
     .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25]
@@ -45,6 +45,9 @@ from races.models import MAX_RACERS, Entry  # noqa: E402
 
 SITE = "tripeaks_site.asgi:application"
 TIMEOUT = 30.0
+SETTLE_SECONDS = 3.0
+"""Time for every racer to sit in their room before the races start, as players do before the
+host starts (their arrivals are not what is measured)."""
 
 
 @dataclass
@@ -82,9 +85,8 @@ def signed_in_cookie(user: User) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def rooms_racing(rooms: int, tag: str) -> list[Racer]:
-    """``rooms`` rooms of eight racers each, every race started (no countdown)."""
-    settings.RACE_COUNTDOWN_SECONDS = 0
+def rooms_seated(rooms: int, tag: str) -> list[Racer]:
+    """``rooms`` rooms of eight seated racers each, waiting for their host to start."""
     racers: list[Racer] = []
     for r in range(rooms):
         users = [
@@ -96,15 +98,23 @@ def rooms_racing(rooms: int, tag: str) -> list[Racer]:
         )
         for user in users[1:]:
             services.room_join(code=room.code, user=user)
-        services.race_start(code=room.code, user=users[0])
-        games = dict(
-            Entry.objects.filter(round__room=room).values_list("user__username", "game_id")
-        )
-        racers += [
-            Racer(user.username, room.code, signed_in_cookie(user), str(games[user.username]))
-            for user in users
-        ]
+        racers += [Racer(user.username, room.code, signed_in_cookie(user)) for user in users]
     return racers
+
+
+def races_start(racers: list[Racer]) -> None:
+    """Every room's host starts its race (no countdown); each racer learns its game."""
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    for racer in racers[::MAX_RACERS]:
+        host = User.objects.get(username=racer.name)
+        services.race_start(code=racer.room, user=host)
+    games = dict(
+        Entry.objects.filter(round__room__code__in={racer.room for racer in racers}).values_list(
+            "user__username", "game_id"
+        )
+    )
+    for racer in racers:
+        racer.game_id = str(games[racer.name])
 
 
 async def connect(base: str, path: str, cookie: str) -> ClientConnection:
@@ -124,11 +134,17 @@ async def listen(room: ClientConnection, me: str, timings: Timings) -> None:
             timings.seen.setdefault(key, []).append(time.perf_counter())
 
 
-async def race(base: str, racer: Racer, deadline: float, pace: float, timings: Timings) -> None:
-    """Play this racer's game move by move until it ends or time is up."""
+async def race(
+    base: str, racer: Racer, started: asyncio.Event, seconds: float, pace: float, timings: Timings
+) -> None:
+    """Sit in the room until the race starts, then play this racer's game move by move until it
+    ends or time is up."""
     room = await connect(base, f"/ws/races/{racer.room}/", racer.cookie)
-    board = await connect(base, f"/ws/games/{racer.game_id}/", racer.cookie)
+    await room.recv()  # the room as it stands: this racer is in
     listener = asyncio.create_task(listen(room, racer.name, timings))
+    await started.wait()
+    deadline = time.monotonic() + seconds
+    board = await connect(base, f"/ws/games/{racer.game_id}/", racer.cookie)
     try:
         view = json.loads(await board.recv())["game"]
         while view["status"] == "in_progress" and time.monotonic() < deadline:
@@ -147,15 +163,18 @@ async def race(base: str, racer: Racer, deadline: float, pace: float, timings: T
 
 
 async def drive(bases: list[str], racers: list[Racer], seconds: float, pace: float) -> Timings:
+    """Seat everyone in their rooms (racers of a room alternate between the processes), wait a
+    moment for the rooms to settle, start the races, and time the moves."""
     timings = Timings()
-    deadline = time.monotonic() + seconds
-    # Within each room, racers alternate between the processes.
-    await asyncio.gather(
-        *(
-            race(bases[i % len(bases)], racer, deadline, pace, timings)
-            for i, racer in enumerate(racers)
-        )
-    )
+    started = asyncio.Event()
+    racing = [
+        asyncio.create_task(race(bases[i % len(bases)], racer, started, seconds, pace, timings))
+        for i, racer in enumerate(racers)
+    ]
+    await asyncio.sleep(SETTLE_SECONDS)
+    await asyncio.to_thread(races_start, racers)
+    started.set()
+    await asyncio.gather(*racing)
     return timings
 
 
@@ -167,7 +186,7 @@ def run(label: str, processes: int, rooms: int, seconds: float, pace: float) -> 
     extra_env = {"REDIS_URL": REDIS_URL} if processes > 1 else {}
     servers = [start_server(SITE, extra_env=extra_env) for _ in range(processes)]
     try:
-        racers = rooms_racing(rooms, f"{time.time_ns()}-{processes}")
+        racers = rooms_seated(rooms, f"{time.time_ns()}-{processes}")
         timings = asyncio.run(drive([base for _, base in servers], racers, seconds, pace))
     finally:
         for server, _ in servers:

@@ -4,8 +4,9 @@ For each R (rooms of 8 racers), opens R rooms in the bench database, starts a ra
 fresh deal once every racer sits in the room (no countdown), and has every racer play their own
 game on the game socket at a human pace (a fitting card when there is one, else a draw) while
 listening on the room socket. A move's delay is the time from sending it to the moment the last
-of the other seven racers has its ``progress`` frame. Run once with one Daphne process (the in-process channel layer), then with two
-processes sharing PostgreSQL and Redis, racers of every room split between them.
+of the other seven racers has its ``progress`` frame. Run once with one Daphne process (the
+in-process channel layer), then with two processes sharing PostgreSQL and Redis, racers of every
+room split between them.
 
     .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25]
 

@@ -6,8 +6,10 @@ See ``docs/protocol.md``. Anything that is not exactly one of these messages is 
 
 import json
 import time
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 MAX_MESSAGE_CHARS: Final = 256
 """Far above the largest real message (a move is about 40 characters)."""
@@ -52,12 +54,17 @@ _FIELDS: Final = {
 }
 
 
-def parse_client_message(text: str | None) -> ClientMessage:
-    """Read one client message, or raise ProtocolError saying what is wrong with it."""
+def typed_message(
+    text: str | None, fields: Mapping[str, AbstractSet[str]], *, max_chars: int
+) -> tuple[str, dict[str, Any]]:
+    """The type and fields of one client message: a JSON object of at most ``max_chars``
+    characters whose ``type`` is a key of ``fields`` and whose fields are exactly those listed
+    for it; else ProtocolError saying what is wrong. Every websocket of the site reads its
+    clients' messages with this."""
     if text is None:
         raise ProtocolError("Messages are JSON text, not binary")
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError(f"Messages are at most {MAX_MESSAGE_CHARS} characters")
+    if len(text) > max_chars:
+        raise ProtocolError(f"Messages are at most {max_chars} characters")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
@@ -65,12 +72,18 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("A message is a JSON object")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise ProtocolError(f"type must be one of {', '.join(sorted(_FIELDS))}")
-    if set(data) != _FIELDS[kind]:
+    if not isinstance(kind, str) or kind not in fields:
+        raise ProtocolError(f"type must be one of {', '.join(sorted(fields))}")
+    if set(data) != fields[kind]:
         raise ProtocolError(
-            f"A {kind} message has exactly the fields {', '.join(sorted(_FIELDS[kind]))}"
+            f"A {kind} message has exactly the fields {', '.join(sorted(fields[kind]))}"
         )
+    return kind, data
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Read one client message, or raise ProtocolError saying what is wrong with it."""
+    kind, data = typed_message(text, _FIELDS, max_chars=MAX_MESSAGE_CHARS)
     if kind == "sync":
         return SyncMessage()
     if kind == "abandon":

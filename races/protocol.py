@@ -4,11 +4,10 @@ Each message is a JSON object with exactly one field, ``type``: ``sync``, ``join
 ``start`` or ``rematch`` (docs/races.md). Anything else is refused with ``bad_message``.
 """
 
-import json
 from enum import StrEnum
 from typing import Final
 
-from game.protocol import ProtocolError
+from game.protocol import typed_message
 
 MAX_MESSAGE_CHARS: Final = 64
 """Far above the largest real message (``{"type": "rematch"}`` is 19 characters)."""
@@ -27,24 +26,10 @@ class Command(StrEnum):
     REMATCH = "rematch"  # start the next round, once one is over
 
 
-_COMMANDS: Final = frozenset(command.value for command in Command)
+_FIELDS: Final = {command.value: frozenset({"type"}) for command in Command}
 
 
 def parse_room_message(text: str | None) -> Command:
     """Read one client message, or raise ProtocolError saying what is wrong with it."""
-    if text is None:
-        raise ProtocolError("Messages are JSON text, not binary")
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError(f"Messages are at most {MAX_MESSAGE_CHARS} characters")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("The message is not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("A message is a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _COMMANDS:
-        raise ProtocolError(f"type must be one of {', '.join(sorted(_COMMANDS))}")
-    if set(data) != {"type"}:
-        raise ProtocolError("A room message has exactly one field: type")
+    kind, _ = typed_message(text, _FIELDS, max_chars=MAX_MESSAGE_CHARS)
     return Command(kind)

@@ -16,17 +16,10 @@ import { bindInput } from "./input.js";
 import { breakdownDetails, renderHud, scoreBreakdown } from "./score.js";
 import { initSettings, preference } from "./settings.js";
 import { GameState, isOver } from "./state.js";
-import { GameSocket } from "./socket.js";
+import { GameSocket, showConnectionState } from "./socket.js";
 
 const ANSWER_TIMEOUT = 5000; // ms to wait for the answer to a move before checking the connection
 const ANALYSIS_WAIT = 60000; // ms after the end of a game before saying the analysis is late
-
-const CONNECTION_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  offline: "Offline: waiting for the network…",
-};
 
 const CLOSED_TEXT = {
   4401: "Your account is suspended.",
@@ -97,9 +90,7 @@ export function startGame(root) {
   }
 
   function showConnection(status, detail) {
-    connection.dataset.state = status;
-    connection.querySelector("[data-connection-text]").textContent =
-      status === "closed" ? (CLOSED_TEXT[detail] ?? "Disconnected") : CONNECTION_TEXT[status];
+    showConnectionState(connection, status, detail, { closedText: CLOSED_TEXT });
     if (status === "open") {
       if (lostAnnounced) announcer.say("Reconnected.");
       wasConnected = true;

@@ -8,7 +8,7 @@
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
-import { GameSocket } from "./socket.js";
+import { GameSocket, showConnectionState } from "./socket.js";
 
 const STATUS_TEXT = {
   ready: "ready",
@@ -27,13 +27,7 @@ const STATE_TEXT = {
   finished: "The race is over.",
 };
 
-const CONNECTION_TEXT = {
-  connecting: "Connecting…",
-  open: "Live",
-  reconnecting: "Reconnecting…",
-  offline: "Offline: waiting for the network…",
-  closed: "Disconnected",
-};
+const CONNECTION_NAMES = { open: "Live" };
 
 function socketUrl(path) {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
@@ -82,8 +76,7 @@ export class RaceRoom {
 
   showConnection(status) {
     const connection = this.find(":scope > .race__header [data-connection]");
-    connection.dataset.state = status;
-    connection.querySelector("[data-connection-text]").textContent = CONNECTION_TEXT[status];
+    showConnectionState(connection, status, undefined, { names: CONNECTION_NAMES });
   }
 
   receive(message) {

@@ -6,6 +6,27 @@ const MAX_DELAY = 15000;
 const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // account suspended, not this player's game, no such game
 
+/** What a connection's state is called beside a board (the pages may rename one or two). */
+export const CONNECTION_TEXT = {
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  offline: "Offline: waiting for the network…",
+};
+
+/**
+ * Show a socket's state in a [data-connection] element: `status` and `detail` as `onStatus`
+ * gives them; `closedText` names the close codes a page expects, `names` renames states.
+ */
+export function showConnectionState(element, status, detail, { closedText = {}, names = {} } = {}) {
+  element.dataset.state = status;
+  const text =
+    status === "closed"
+      ? (closedText[detail] ?? names.closed ?? "Disconnected")
+      : (names[status] ?? CONNECTION_TEXT[status]);
+  element.querySelector("[data-connection-text]").textContent = text;
+}
+
 export class GameSocket {
   /**
    * `url` is the websocket URL. Callbacks: `onMessage(message)` with the parsed JSON, and

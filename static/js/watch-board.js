@@ -9,15 +9,8 @@ import { cardName } from "./cards.js";
 import { Clock } from "./clock.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
-import { GameSocket } from "./socket.js";
+import { GameSocket, showConnectionState } from "./socket.js";
 import { GameState, isOver } from "./state.js";
-
-const CONNECTION_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  offline: "Offline: waiting for the network…",
-};
 
 const CLOSED_TEXT = {
   4401: "Your account is suspended.",
@@ -92,10 +85,7 @@ export function startWatching(root) {
   let closedBecause = ""; // the server's reason when it refused to go on
 
   function showConnection(status, detail) {
-    connection.dataset.state = status;
-    const text =
-      status === "closed" ? (CLOSED_TEXT[detail] ?? "Disconnected") : CONNECTION_TEXT[status];
-    connection.querySelector("[data-connection-text]").textContent = text;
+    showConnectionState(connection, status, detail, { closedText: CLOSED_TEXT });
     if (status === "closed" && closedBecause) showMessage(closedBecause);
   }
 

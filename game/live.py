@@ -289,7 +289,7 @@ def _close_connection() -> None:
 
 
 class DatabaseThread:
-    """The one thread, with its own persistent connection, that runs this loop's game queries.
+    """A thread with its own persistent connection, that runs queries for this loop's games.
 
     Django checks a persistent connection with a query of its own (``CONN_HEALTH_CHECKS``) each
     time it is taken up; on the move path that would be one more round trip per batch. This
@@ -298,8 +298,8 @@ class DatabaseThread:
     acknowledged, and are sent again by their clients) and is replaced before the next one.
     """
 
-    def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="game-db")
+    def __init__(self, name: str) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._last_used = 0.0
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
@@ -356,11 +356,17 @@ class MoveWriter:
 
 
 class LiveGames:
-    """This loop's cache of live games, its database thread and its move writer."""
+    """This loop's cache of live games, its database threads and its move writer.
+
+    The move writer has a database thread of its own: a batch of moves never waits behind a game
+    being read for a new connection, nor behind the bookkeeping of a finished game (which go to
+    ``database``).
+    """
 
     def __init__(self) -> None:
-        self.database = DatabaseThread()
-        self.writer = MoveWriter(self.database)
+        self.database = DatabaseThread("game-db")
+        self._moves_database = DatabaseThread("game-moves")
+        self.writer = MoveWriter(self._moves_database)
         self._games: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 
     async def get(self, game_id: uuid.UUID) -> LiveGame:
@@ -412,6 +418,7 @@ class LiveGames:
         self._games.pop(game_id, None)
 
     def close(self) -> None:
+        self._moves_database.close()
         self.database.close()
 
 

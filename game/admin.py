@@ -14,36 +14,21 @@ from game.models import DealPar, Game, GameAnalysis, Move
 from moderation.admin_actions import ModerateAdminMixin, reason_action
 from moderation.models import FlagKind, FlagStatus
 from moderation.services import game_hide, game_restore, game_verify
+from tripeaks_site.admin import ReadOnly
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
     """Staff may look, never edit: these rows are derived or append-only."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class MoveInline(admin.TabularInline):
+class MoveInline(ReadOnly, admin.TabularInline):
     """The game's move log, read-only."""
 
     model = Move
     fields = ("seq", "move", "played_at")
     readonly_fields = fields
     extra = 0
-    can_delete = False
     ordering = ("seq",)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class FlaggedFilter(admin.SimpleListFilter):

@@ -2,54 +2,34 @@
 derived (hiding a game or banning a player is a moderation action, which rebuilds them)."""
 
 from django.contrib import admin
-from django.http import HttpRequest
 
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
+from tripeaks_site.admin import ReadOnly
 
 
 @admin.register(Daily)
-class DailyAdmin(admin.ModelAdmin):
+class DailyAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("date", "par", "commitment", "created_at")
     ordering = ("-date",)
     date_hierarchy = "date"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Daily | None = None) -> bool:
-        return False
+    exclude = ("seed",)  # days are made ahead: the day's own page publishes it once it is over
 
 
 @admin.register(DailyAttempt)
-class DailyAttemptAdmin(admin.ModelAdmin):
+class DailyAttemptAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("daily", "user", "score", "duration_ms", "finished_at", "game")
     list_select_related = ("daily", "user", "game")
     list_filter = ("daily__date",)
     search_fields = ("user__username",)
     raw_id_fields = ("game", "user")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: DailyAttempt | None = None) -> bool:
-        return False
-
-
-class ScoreTableAdmin(admin.ModelAdmin):
+class ScoreTableAdmin(ReadOnly, admin.ModelAdmin):
     """A score table's rows: looked at, never edited (they follow the games)."""
 
     list_select_related = ("user",)
     list_filter = ("period", "clean_only")
     search_fields = ("user__username",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(PlayerBest)

@@ -15,17 +15,7 @@ from django.utils.html import format_html
 from moderation.admin_actions import ModerateAdminMixin, reason_action
 from moderation.models import Flag, LogEntry, Report
 from moderation.services import flag_close
-
-
-class ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from tripeaks_site.admin import ReadOnly
 
 
 def _game_link(game_id: object) -> str:

@@ -1,31 +1,22 @@
 """Race rooms in Django's admin, for staff: read-only, since rooms, rounds and results change
 only through the races' own services (and ratings only by finishing races)."""
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
 from game.admin import ReadOnlyAdmin
 from races.models import Entry, PlayerRating, Racer, Room, Round
+from tripeaks_site.admin import ReadOnly
 
 
-class RacerInline(admin.TabularInline):
+class RacerInline(ReadOnly, admin.TabularInline):
     """Who sits in the room (and who left it)."""
 
     model = Racer
     fields = ("user", "seat", "joined_at", "left_at", "sockets")
     readonly_fields = fields
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Room)
@@ -39,20 +30,13 @@ class RoomAdmin(ReadOnlyAdmin):
     inlines = (RacerInline,)
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnly, admin.TabularInline):
     """Each racer's game in a round, with its place, and a link to step through it."""
 
     model = Entry
     fields = ("user", "rank", "left_at", "timed_out", "rating_before", "rating_after", "viewer")
     readonly_fields = fields
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="game")
     def viewer(self, entry: Entry) -> str:

@@ -1,13 +1,23 @@
 // The Copy button of a daily result's share text ([data-share]): the clipboard API where the page
 // may use it, else the old way, selecting the text box and copying the selection.
 
+const CLIPBOARD_WAIT = 2000; // ms: a clipboard that has not answered by then is given up on
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+function within(ms, promise) {
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => window.setTimeout(() => reject(new Error("timed out")), ms)),
+  ]);
+}
+
 async function copy(text, box) {
   if (navigator.clipboard && window.isSecureContext) {
     try {
-      await navigator.clipboard.writeText(text);
+      await within(CLIPBOARD_WAIT, navigator.clipboard.writeText(text));
       return true;
     } catch {
-      // Refused (no permission, or the document lost focus): fall back below.
+      // Refused (no permission, the document lost focus) or no answer: fall back below.
     }
   }
   box.focus();

@@ -168,7 +168,9 @@ def _write_postgresql(batch: list[MoveWrite]) -> int:
     rather than spelled out into the SQL text in Python as Django's cursor would.
     """
     connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
+    # Django's wrapper turns psycopg's errors into Django's (an IntegrityError then sends the batch
+    # to be written move by move) and marks the connection to be checked after any other error.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         return _write_arrays(cursor, batch)
 
 

@@ -1,5 +1,6 @@
-"""The live-game cache: one LiveGame per game, however many calls ask for it at once, and the
-stored log is asked again only when it may have moved on elsewhere."""
+"""The live-game cache and the move writer: one LiveGame per game, however many calls ask for it
+at once; the stored log is asked again only when it may have moved on elsewhere; a move the
+database refuses fails alone in its batch."""
 
 import asyncio
 
@@ -11,9 +12,9 @@ from game.live import live_games
 from game.models import Game, Move
 from tests.game.conftest import Seat, communicator
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_calls_racing_to_load_a_game_share_one_live_game(make_seat) -> None:
     seat: Seat = await make_seat()
     games = live_games()
@@ -22,6 +23,8 @@ async def test_calls_racing_to_load_a_game_share_one_live_game(make_seat) -> Non
     assert first.lock is second.lock
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_a_cached_game_is_checked_against_the_database_on_connect(make_seat) -> None:
     """Another process's move (written straight to the database here) shows on the next
     state read, although this process had the game cached."""
@@ -42,3 +45,36 @@ async def test_a_cached_game_is_checked_against_the_database_on_connect(make_sea
         await socket.disconnect()
     assert (state["game"]["seq"], state["game"]["stock_count"]) == (1, 22)
     assert (await live_games().get(seat.game.id)).just_loaded is False
+
+
+@pytest.mark.django_db
+def test_a_move_the_database_refuses_fails_alone_in_its_batch() -> None:
+    """A batch with one row the database refuses (a constraint) is written move by move: the
+    refused move fails with Django's IntegrityError, the others are written."""
+    from django.db import IntegrityError
+
+    from game.engine import Variant
+    from game.live import MoveWrite, write_moves
+    from game.players import Player
+    from game.services import game_start
+
+    def a_game(key: str) -> Game:
+        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+
+    good, bad = a_game("good"), a_game("bad")
+    now = timezone.now()
+
+    def draw(game: Game, status: str) -> MoveWrite:
+        return MoveWrite(
+            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
+            cards_left=28, finished_at=None if status == "in_progress" else now,
+            duration_ms=None if status == "in_progress" else 1,
+        )  # fmt: skip
+
+    # "won" with 28 cards left breaks the game_won_means_cleared constraint.
+    results = write_moves([draw(good, "in_progress"), draw(bad, "won")])
+    assert results[0] is None
+    assert isinstance(results[1], IntegrityError)
+    assert list(Move.objects.filter(game=good).values_list("move", flat=True)) == ["draw"]
+    assert not Move.objects.filter(game=bad).exists()
+    assert Game.objects.get(id=bad.id).move_count == 0

@@ -28,7 +28,7 @@ from game.models import Game
 from leaderboard.selectors import page_number
 from moderation import selectors, services
 from moderation.forms import FlagCloseForm, ReasonForm, ReportForm
-from moderation.models import Action, Flag, FlagKind, FlagStatus
+from moderation.models import Action, Flag, FlagKind, FlagStatus, LogEntry
 
 View = Callable[..., HttpResponse]
 
@@ -155,12 +155,12 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
 
 # ---- Staff actions -------------------------------------------------------------------------------
 
-_GAME_ACTIONS: dict[str, Callable[..., object]] = {
+_GAME_ACTIONS: dict[str, Callable[..., LogEntry]] = {
     "hide": services.game_hide,
     "restore": services.game_restore,
     "verify": services.game_verify,
 }
-_PLAYER_ACTIONS: dict[str, Callable[..., object]] = {
+_PLAYER_ACTIONS: dict[str, Callable[..., LogEntry]] = {
     "ban": services.player_ban,
     "unban": services.player_unban,
 }
@@ -170,34 +170,36 @@ _PLAYER_ACTIONS: dict[str, Callable[..., object]] = {
 @moderator_required
 def game_action(request: HttpRequest, game_id: uuid.UUID, action: str) -> HttpResponse:
     """Hide, restore or re-verify a game, with the reason from the form."""
-    page = reverse("moderation:game", kwargs={"game_id": game_id})
     get_object_or_404(Game, id=game_id)
-    form = ReasonForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, "Give a reason: it goes in the moderation log.", page)
-    try:
-        entry = _GAME_ACTIONS[action](
-            actor=request.user, game_id=game_id, reason=form.cleaned_data["reason"]
-        )
-    except services.ModerationError as error:
-        return _refused(request, str(error), page, status=409)
-    messages.success(request, _done(entry))
-    return _back(request, page)
+    return _act_with_reason(
+        request,
+        reverse("moderation:game", kwargs={"game_id": game_id}),
+        lambda reason: _GAME_ACTIONS[action](actor=request.user, game_id=game_id, reason=reason),
+    )
 
 
 @require_POST
 @moderator_required
 def player_action(request: HttpRequest, user_id: int, action: str) -> HttpResponse:
     """Ban or unban a player, with the reason from the form."""
-    page = reverse("moderation:player", kwargs={"user_id": user_id})
     get_object_or_404(get_user_model(), pk=user_id)
+    return _act_with_reason(
+        request,
+        reverse("moderation:player", kwargs={"user_id": user_id}),
+        lambda reason: _PLAYER_ACTIONS[action](actor=request.user, user_id=user_id, reason=reason),
+    )
+
+
+def _act_with_reason(
+    request: HttpRequest, page: str, act: Callable[[str], LogEntry]
+) -> HttpResponse:
+    """Run a moderation action with the reason the form gives, and go back to ``page`` saying
+    what happened (or why nothing did)."""
     form = ReasonForm(request.POST)
     if not form.is_valid():
         return _refused(request, "Give a reason: it goes in the moderation log.", page)
     try:
-        entry = _PLAYER_ACTIONS[action](
-            actor=request.user, user_id=user_id, reason=form.cleaned_data["reason"]
-        )
+        entry = act(form.cleaned_data["reason"])
     except services.NotAllowed as error:
         return _refused(request, str(error), page, status=403)
     except services.ModerationError as error:

@@ -8,7 +8,8 @@ game when one ends). Prints moves per second and the p50/p99 round trip of both,
     .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
 
 Needs PostgreSQL on 127.0.0.1:5432 (trust auth): it uses the database ``tripeaks_bench``, made
-and migrated on first use. Prints figures only; nothing here passes or fails.
+and migrated on first use, and vacuumed and analysed before each move phase (as autovacuum would
+keep it). Prints figures only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -30,7 +31,14 @@ import django
 import websockets
 from websockets.typing import Origin
 
-from bench.servers import DATABASE_URL, prepare_database, start_server, stop_server
+from bench.servers import (
+    DATABASE_URL,
+    autovacuum_on,
+    prepare_database,
+    start_server,
+    stop_server,
+    vacuum_database,
+)
 
 django.setup()
 
@@ -157,6 +165,8 @@ def main() -> None:
     prepare_database()
     server, base = start_server("bench.echo_asgi:application")
     print(f"Daphne on {base}, PostgreSQL {DATABASE_URL}, {args.seconds:g} s per phase")
+    print(f"autovacuum is {'on' if autovacuum_on() else 'off'}; the database is vacuumed and "
+          "analysed before each move phase")  # fmt: skip
     print(f"{'N':>5} {'echo/s':>9} {'p50':>7} {'p99':>7} {'moves/s':>9} {'p50':>7} {'p99':>7} "
           f"{'moves/echo':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip
     try:
@@ -165,6 +175,7 @@ def main() -> None:
             for guest in guests:
                 guest.deal_games(GAMES_DEALT_AHEAD)
             echo, echo_seconds = run_phase("echo", base, guests, args.seconds)
+            vacuum_database()
             moves, move_seconds = run_phase("moves", base, guests, args.seconds)
             e_rate, e_p50, e_p99 = echo.summary(echo_seconds)
             m_rate, m_p50, m_p99 = moves.summary(move_seconds)

@@ -32,7 +32,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
-from bench.servers import REDIS_URL, prepare_database, start_server, stop_server
+from bench.servers import REDIS_URL, prepare_database, start_server, stop_server, vacuum_database
 
 django.setup()
 
@@ -213,7 +213,9 @@ def main() -> None:
     print(f"{args.seconds:g} s per run, a move every {args.pace:g} s per racer")
     print(f"{'processes':>13} {'rooms':>5} {'racers':>6} {'moves':>7} {'p50':>9} {'p99':>9}")
     for rooms in args.rooms:
+        vacuum_database()
         run("1", 1, rooms, args.seconds, args.pace)
+        vacuum_database()
         run("2 (Redis)", 2, rooms, args.seconds, args.pace)
 
 

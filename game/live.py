@@ -119,67 +119,68 @@ def stored_progress(game_id: uuid.UUID) -> tuple[int, str]:
 
 
 def write_moves(batch: list[MoveWrite]) -> list[Exception | None]:
-    """Write a batch in one transaction; if any move conflicts, write them one by one instead."""
+    """Write a batch: each move whose game is still where the move expects it is committed, the
+    others fail with MoveConflict. Should the database refuse a row (a constraint), the moves are
+    written one by one instead, so that the refused one fails alone.
+
+    A batch holds at most one move per game, since a game's next move waits for the answer to its
+    last (on PostgreSQL a second one would fail as taken)."""
     try:
-        with transaction.atomic():
-            _write_together(batch)
-    except (IntegrityError, MoveConflict):
+        written = _write_batch(batch)
+    except IntegrityError:
         return [_write_alone(item) for item in batch]
-    return [None] * len(batch)
+    return [_outcome(item, written) for item in batch]
 
 
 def _write_alone(item: MoveWrite) -> Exception | None:
     try:
-        with transaction.atomic():
-            _write_together([item])
-    except (IntegrityError, MoveConflict) as error:
+        written = _write_batch([item])
+    except IntegrityError as error:
         return error
-    return None
+    return _outcome(item, written)
 
 
-def _write_together(batch: list[MoveWrite]) -> None:
-    """Two statements for the whole batch: update the games, then append their moves; then the
-    score tables for the games that have just ended, in the same transaction.
+def _outcome(item: MoveWrite, written: set[tuple[uuid.UUID, int]]) -> MoveConflict | None:
+    if (item.game_id, item.seq) in written:
+        return None
+    return MoveConflict(f"move {item.seq} of game {item.game_id} was taken meanwhile")
 
-    A game's row is only updated while its stored log is exactly ``seq`` moves long and still in
-    play; if any game of the batch does not match, the batch is refused as a whole. The statements
-    are plain SQL: building ORM expressions for a batch costs more than the database does.
+
+def _write_batch(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """Append the moves whose games' stored logs are exactly ``seq`` moves long and still in
+    play, update those games, and enter the games that have just ended into the score tables, all
+    in one transaction; return the (game, seq) of the moves written.
+
+    On PostgreSQL a batch in which no game ends is a single statement, its own transaction: one
+    round trip to the database, commit included. This thread needs the interpreter's lock after
+    every reply from the database, and while the event loop is busy each wait for it can take a
+    whole switch interval (5 ms), so round trips, not the database's work, set the pace.
     """
-    if connection.vendor == "postgresql":
-        updated = _write_postgresql(batch)
-    else:
-        with connection.cursor() as cursor:
-            updated = _write_portable(cursor, batch)
-    if updated != len(batch):
-        raise MoveConflict("a move's number was taken meanwhile")
-    finished = [item.game_id for item in batch if item.status != Status.IN_PROGRESS]
-    if finished:
-        scores_record(finished)
+    postgresql = connection.vendor == "postgresql"
+    ending = [item for item in batch if item.status != Status.IN_PROGRESS]
+    if postgresql and not ending:
+        return _append_postgresql(batch)
+    with transaction.atomic():
+        written = _append_postgresql(batch) if postgresql else _append_portable(batch)
+        finished = [item.game_id for item in ending if (item.game_id, item.seq) in written]
+        if finished:
+            scores_record(finished)
+    return written
 
 
-def _write_postgresql(batch: list[MoveWrite]) -> int:
-    """The batch as two statements over arrays (``unnest``), whatever its size; return how many
-    games were updated.
+def _append_postgresql(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """The batch as one statement over arrays (``unnest``), whatever its size.
 
-    One statement per batch rather than one per move matters beyond the round trips: this thread
-    needs the interpreter's lock after every reply from the database, and while the event loop is
-    busy each wait for it can take a whole switch interval (5 ms). The arrays go as parameters
-    bound by the server (psycopg's own cursor, on Django's connection and in its transaction)
-    rather than spelled out into the SQL text in Python as Django's cursor would.
+    The arrays go as parameters bound by the server (psycopg's own cursor, on Django's connection
+    and in its transaction, if one is open) rather than spelled out into the SQL text in Python as
+    Django's cursor would.
     """
     connection.ensure_connection()
     # Django's wrapper turns psycopg's errors into Django's (an IntegrityError then sends the batch
     # to be written move by move) and marks the connection to be checked after any other error.
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        return _write_arrays(cursor, batch)
-
-
-def _write_arrays(cursor: psycopg.Cursor[Any], batch: list[MoveWrite]) -> int:
-    cursor.execute(_UPDATE_GAMES_POSTGRESQL, _arrays([_update_row(item) for item in batch]))
-    updated: int = cursor.rowcount
-    if updated == len(batch):
-        cursor.execute(_INSERT_MOVES_POSTGRESQL, _arrays([_insert_row(item) for item in batch]))
-    return updated
+        cursor.execute(_APPEND_MOVES_POSTGRESQL, _arrays([_append_row(item) for item in batch]))
+        return {(game_id, seq) for game_id, seq in cursor.fetchall()}
 
 
 def _arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
@@ -187,14 +188,16 @@ def _arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)]
 
 
-def _write_portable(cursor: Any, batch: list[MoveWrite]) -> int:
-    """The batch as one statement per move (SQLite, the embedded default); return how many games
-    were updated."""
-    cursor.executemany(_UPDATE_GAME, [_update_params(item) for item in batch])
-    updated: int = cursor.rowcount
-    if updated == len(batch):
-        cursor.executemany(_INSERT_MOVE, [_insert_params(item) for item in batch])
-    return updated
+def _append_portable(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """The batch as two statements per move (SQLite, the embedded default)."""
+    written: set[tuple[uuid.UUID, int]] = set()
+    with connection.cursor() as cursor:
+        for item in batch:
+            cursor.execute(_UPDATE_GAME, _update_params(item))
+            if cursor.rowcount == 1:
+                cursor.execute(_INSERT_MOVE, _insert_params(item))
+                written.add((item.game_id, item.seq))
+    return written
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
@@ -231,32 +234,33 @@ _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format
 )
 
 
-_UPDATE_GAMES_POSTGRESQL: Final = f"""
-UPDATE {Game._meta.db_table} AS game
-SET move_count = new.seq + 1, status = new.status, score = new.score,
-    cards_left = new.cards_left, last_move_at = new.played_at, finished_at = new.finished_at,
-    duration_ms = new.duration_ms
-FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::integer[], %s::integer[],
-            %s::timestamptz[], %s::timestamptz[], %s::bigint[])
-     AS new(id, seq, status, score, cards_left, played_at, finished_at, duration_ms)
-WHERE game.id = new.id AND game.move_count = new.seq AND game.status = '{Status.IN_PROGRESS.value}'
-"""
-_INSERT_MOVES_POSTGRESQL: Final = f"""
+_APPEND_MOVES_POSTGRESQL: Final = f"""
+WITH batch AS (
+    SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::varchar[], %s::integer[],
+                         %s::integer[], %s::timestamptz[], %s::timestamptz[], %s::bigint[])
+    AS batch(id, seq, move, status, score, cards_left, played_at, finished_at, duration_ms)
+), updated AS (
+    UPDATE {Game._meta.db_table} AS game
+    SET move_count = batch.seq + 1, status = batch.status, score = batch.score,
+        cards_left = batch.cards_left, last_move_at = batch.played_at,
+        finished_at = batch.finished_at, duration_ms = batch.duration_ms
+    FROM batch
+    WHERE game.id = batch.id AND game.move_count = batch.seq
+      AND game.status = '{Status.IN_PROGRESS.value}'
+    RETURNING game.id, batch.seq
+)
 INSERT INTO {Move._meta.db_table} (game_id, seq, move, played_at)
-SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::timestamptz[])
+SELECT batch.id, batch.seq, batch.move, batch.played_at FROM batch JOIN updated USING (id, seq)
+RETURNING game_id, seq
 """
 
 
-def _update_row(item: MoveWrite) -> tuple[Any, ...]:
-    """A move's values in the order of ``_UPDATE_GAMES_POSTGRESQL``'s arrays."""
+def _append_row(item: MoveWrite) -> tuple[Any, ...]:
+    """A move's values in the order of ``_APPEND_MOVES_POSTGRESQL``'s arrays."""
     return (
-        item.game_id, item.seq, item.status, item.score, item.cards_left, item.played_at,
-        item.finished_at, item.duration_ms,
+        item.game_id, item.seq, item.move, item.status, item.score, item.cards_left,
+        item.played_at, item.finished_at, item.duration_ms,
     )  # fmt: skip
-
-
-def _insert_row(item: MoveWrite) -> tuple[Any, ...]:
-    return (item.game_id, item.seq, item.move, item.played_at)
 
 
 def _update_params(item: MoveWrite) -> list[Any]:

@@ -78,3 +78,42 @@ def test_a_move_the_database_refuses_fails_alone_in_its_batch() -> None:
     assert list(Move.objects.filter(game=good).values_list("move", flat=True)) == ["draw"]
     assert not Move.objects.filter(game=bad).exists()
     assert Game.objects.get(id=bad.id).move_count == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ending", [False, True], ids=["moves", "moves-and-a-game-ending"])
+def test_a_move_whose_number_was_taken_fails_alone_in_its_batch(ending: bool) -> None:
+    """A batch holding a move whose seq another process has meanwhile written: that move fails
+    with MoveConflict and changes nothing; the others are written, whether or not a game of the
+    batch ends (the two ways a batch is written on PostgreSQL)."""
+    from game.engine import Variant
+    from game.live import MoveConflict, MoveWrite, write_moves
+    from game.players import Player
+    from game.services import game_start
+
+    def a_game(key: str) -> Game:
+        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+
+    fresh, taken, ends = a_game("fresh"), a_game("taken"), a_game("ends")
+    now = timezone.now()
+    Move.objects.create(game=taken, seq=0, move="draw", played_at=now)
+    Game.objects.filter(id=taken.id).update(move_count=1)
+
+    def draw(game: Game, status: str = "in_progress") -> MoveWrite:
+        over = status != "in_progress"
+        return MoveWrite(
+            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
+            cards_left=28, finished_at=now if over else None, duration_ms=1 if over else None,
+        )  # fmt: skip
+
+    batch = [draw(fresh), draw(taken)] + ([draw(ends, "lost")] if ending else [])
+    results = write_moves(batch)
+    assert results[0] is None
+    assert isinstance(results[1], MoveConflict)
+    assert results[2:] == [None] * ending
+    assert Game.objects.get(id=fresh.id).move_count == 1
+    assert Game.objects.get(id=taken.id).move_count == 1
+    assert Move.objects.filter(game=taken).count() == 1
+    if ending:
+        assert Game.objects.get(id=ends.id).status == "lost"
+        assert Move.objects.filter(game=ends).count() == 1

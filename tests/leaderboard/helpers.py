@@ -82,7 +82,7 @@ def play_out(
     move path's own writer, so that the score tables follow as they do in play."""
     state = GameState(Deal.from_seed(game.seed), Variant(game.variant))
     moment = finished_at or timezone.now()
-    batch = []
+    batch: list[MoveWrite] = []
     while not state.status.is_over and (moves is None or state.seq < moves):
         seq = state.seq
         move = state.legal_moves()[0]
@@ -101,7 +101,8 @@ def play_out(
                 duration_ms=duration_ms(game.started_at, moment) if over else None,
             )
         )
-    assert write_moves(batch) == [None] * len(batch)
+    # One batch per move: as in play, where a game's next move waits for the last one's answer.
+    assert [write_moves([item]) for item in batch] == [[None]] * len(batch)
     game.refresh_from_db()
     return state
 

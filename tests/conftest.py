@@ -1,8 +1,10 @@
 """Fixtures shared by the whole suite."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import pytest_asyncio
+from channels.testing import WebsocketCommunicator
 
 from game import live, postgame
 
@@ -21,3 +23,12 @@ def _close_live_games() -> Iterator[None]:
 def _stop_the_analysis_worker() -> Iterator[None]:
     yield
     postgame.shutdown()
+
+
+@pytest_asyncio.fixture
+async def sockets() -> AsyncIterator[list[WebsocketCommunicator]]:
+    """Sockets a test opened, disconnected at the end whatever happens."""
+    opened: list[WebsocketCommunicator] = []
+    yield opened
+    for socket in opened:
+        await socket.disconnect()

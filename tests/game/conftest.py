@@ -1,10 +1,9 @@
 """Fixtures for the game app: players, their sessions, and websocket connections."""
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
@@ -70,15 +69,6 @@ def make_seat(transactional_db: None) -> Callable[..., Awaitable[Seat]]:
         return await sync_to_async(make)(guest_key, seed, variant)
 
     return make_async
-
-
-@pytest_asyncio.fixture
-async def sockets() -> AsyncIterator[list[WebsocketCommunicator]]:
-    """Sockets a test opened, disconnected at the end whatever happens."""
-    opened: list[WebsocketCommunicator] = []
-    yield opened
-    for socket in opened:
-        await socket.disconnect()
 
 
 def visible_cards(message: Any) -> set[str]:

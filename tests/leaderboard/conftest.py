@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.accounts.helpers import make_player, signed_in
-from tests.game.conftest import make_seat, sockets  # noqa: F401  (fixtures shared with game's)
+from tests.game.conftest import make_seat  # noqa: F401  (a fixture shared with game's tests)
 
 
 class Clock:

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 
 from tests.accounts.helpers import make_player, signed_in
-from tests.game.conftest import make_seat, sockets  # noqa: F401  (fixtures shared with game's)
+from tests.game.conftest import make_seat  # noqa: F401  (a fixture shared with game's tests)
 from tests.leaderboard.conftest import clock  # noqa: F401
 
 GROUP_MIGRATIONS = [

@@ -1,10 +1,8 @@
 """Fixtures for the races app: players with accounts, their sessions, rooms and sockets."""
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -67,12 +65,3 @@ def moves_to_the_end(seed: str = SEED, variant: Variant = Variant.TRIPEAKS) -> l
 def no_countdown(settings: Any) -> None:
     """Races start at once, so that tests can move straight away."""
     settings.RACE_COUNTDOWN_SECONDS = 0
-
-
-@pytest_asyncio.fixture
-async def sockets() -> AsyncIterator[list[WebsocketCommunicator]]:
-    """Sockets a test opened, disconnected at the end whatever happens."""
-    opened: list[WebsocketCommunicator] = []
-    yield opened
-    for socket in opened:
-        await socket.disconnect()

@@ -5,6 +5,7 @@ progress, and never a card or the seed, to every other racer and onlooker.
 """
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -114,6 +115,41 @@ async def on_room(
     return socket
 
 
+async def on_game(
+    game_id: str, who: Racer, sockets: list[WebsocketCommunicator]
+) -> WebsocketCommunicator:
+    """A racer's socket on their race game, past its first state."""
+    socket = game_socket(game_id, who.session_key)
+    await connect(socket, sockets)
+    first = await socket.receive_json_from(timeout=5)
+    assert first["type"] == "state", first
+    return socket
+
+
+@dataclass
+class TwoRacers:
+    """Ada's room with Bea seated, the race started: both room sockets, and Bea's racing frame."""
+
+    ada: Racer
+    bea: Racer
+    room: Room
+    ada_room: WebsocketCommunicator
+    bea_room: WebsocketCommunicator
+    started: dict[str, Any]
+
+
+async def two_racers_racing(sockets: list[WebsocketCommunicator]) -> TwoRacers:
+    ada, bea = await racer("ada"), await racer("bea")
+    room = await open_room(ada)
+    ada_room = await on_room(ada, room, sockets)
+    bea_room = await on_room(bea, room, sockets)
+    await bea_room.send_json_to({"type": "join"})
+    await frames_until(ada_room, connected("bea"))
+    await ada_room.send_json_to({"type": "start"})
+    started = await frames_until(bea_room, room_frame("racing"))
+    return TwoRacers(ada, bea, room, ada_room, bea_room, started)
+
+
 async def play_out(socket: WebsocketCommunicator, seed: str) -> GameState:
     """Play a game over its socket to the end, a move at a time, each acknowledged."""
     return await play_moves(socket, seed, None)
@@ -160,9 +196,7 @@ async def test_a_whole_race_shows_progress_and_never_a_card(sockets) -> None:
     assert onlooker_frames[-1]["your_game"] is None
     seed = (await current_round(room)).seed
 
-    ada_game = game_socket(started["your_game"], ada.session_key)
-    await connect(ada_game, sockets)
-    assert (await ada_game.receive_json_from(timeout=5))["type"] == "state"
+    ada_game = await on_game(started["your_game"], ada, sockets)
     ada_state = await play_out(ada_game, seed)
 
     progress = await frames_until(
@@ -176,9 +210,7 @@ async def test_a_whole_race_shows_progress_and_never_a_card(sockets) -> None:
     assert progress["status"] == ada_state.status.value
     assert progress["finished_ms"] is not None
 
-    bea_game = game_socket(bea_started["your_game"], bea.session_key)
-    await connect(bea_game, sockets)
-    await bea_game.receive_json_from(timeout=5)
+    bea_game = await on_game(bea_started["your_game"], bea, sockets)
     await play_moves(bea_game, seed, 3)
     await bea_game.send_json_to({"type": "abandon"})
 
@@ -276,9 +308,7 @@ async def test_moves_wait_for_the_countdown_and_nobody_moves_in_anothers_game(
     ada_room = await on_room(ada, room, sockets)
     await ada_room.send_json_to({"type": "start"})
     started = await frames_until(ada_room, room_frame("countdown"))
-    game = game_socket(started["your_game"], ada.session_key)
-    await connect(game, sockets)
-    await game.receive_json_from(timeout=5)
+    game = await on_game(started["your_game"], ada, sockets)
     await game.send_json_to({"type": "move", "seq": 0, "move": "draw"})
     assert (await game.receive_json_from(timeout=5))["code"] == "not_started"
 
@@ -296,9 +326,7 @@ async def test_the_time_limit_ends_the_race_on_time(sockets) -> None:
     ada_room = await on_room(ada, room, sockets)
     await ada_room.send_json_to({"type": "start"})
     started = await frames_until(ada_room, room_frame("racing"))
-    game = game_socket(started["your_game"], ada.session_key)
-    await connect(game, sockets)
-    await game.receive_json_from(timeout=5)
+    game = await on_game(started["your_game"], ada, sockets)
 
     finished = await frames_until(ada_room, room_frame("finished"))
 
@@ -310,25 +338,16 @@ async def test_the_time_limit_ends_the_race_on_time(sockets) -> None:
 
 @pytest.mark.usefixtures("no_countdown")
 async def test_a_racer_who_disconnects_shows_so_and_carries_on_when_back(sockets) -> None:
-    ada, bea = await racer("ada"), await racer("bea")
-    room = await open_room(ada)
-    ada_room = await on_room(ada, room, sockets)
-    bea_room = await on_room(bea, room, sockets)
-    await bea_room.send_json_to({"type": "join"})
-    await frames_until(ada_room, connected("bea"))
-    await ada_room.send_json_to({"type": "start"})
-    started = await frames_until(bea_room, room_frame("racing"))
+    race = await two_racers_racing(sockets)
 
-    sockets.remove(bea_room)
-    await bea_room.disconnect()
-    await frames_until(ada_room, connected("bea", now=False))
+    sockets.remove(race.bea_room)
+    await race.bea_room.disconnect()
+    await frames_until(race.ada_room, connected("bea", now=False))
 
-    bea_back = await on_room(bea, room, sockets)
-    back = await frames_until(ada_room, connected("bea"))
+    bea_back = await on_room(race.bea, race.room, sockets)
+    back = await frames_until(race.ada_room, connected("bea"))
     assert back["state"] == "racing"
-    game = game_socket(started["your_game"], bea.session_key)
-    await connect(game, sockets)
-    await game.receive_json_from(timeout=5)
+    game = await on_game(race.started["your_game"], race.bea, sockets)
     await game.send_json_to({"type": "move", "seq": 0, "move": "draw"})
     assert (await game.receive_json_from(timeout=5))["game"]["seq"] == 1
     progress = await frames_until(bea_back, lambda f: f["type"] == "progress")
@@ -337,19 +356,11 @@ async def test_a_racer_who_disconnects_shows_so_and_carries_on_when_back(sockets
 
 @pytest.mark.usefixtures("no_countdown")
 async def test_leaving_mid_race_gives_the_game_up_and_a_rematch_follows(sockets) -> None:
-    ada, bea = await racer("ada"), await racer("bea")
-    room = await open_room(ada)
-    ada_room = await on_room(ada, room, sockets)
-    bea_room = await on_room(bea, room, sockets)
-    await bea_room.send_json_to({"type": "join"})
-    await frames_until(ada_room, connected("bea"))
-    await ada_room.send_json_to({"type": "start"})
-    started = await frames_until(bea_room, room_frame("racing"))
-    game = game_socket(started["your_game"], bea.session_key)
-    await connect(game, sockets)
-    await game.receive_json_from(timeout=5)
+    race = await two_racers_racing(sockets)
+    ada, ada_room, room, started = race.ada, race.ada_room, race.room, race.started
+    game = await on_game(started["your_game"], race.bea, sockets)
 
-    await bea_room.send_json_to({"type": "leave"})
+    await race.bea_room.send_json_to({"type": "leave"})
 
     assert (await game.receive_json_from(timeout=5))["game"]["status"] == "abandoned"
     left = await frames_until(
@@ -357,9 +368,7 @@ async def test_leaving_mid_race_gives_the_game_up_and_a_rematch_follows(sockets)
         lambda f: f["type"] == "room" and not (line(f, "bea") or {"in_room": True})["in_room"],
     )
     assert (line(left, "bea") or {})["progress"]["status"] == "left"
-    ada_game = game_socket(left["your_game"], ada.session_key)
-    await connect(ada_game, sockets)
-    await ada_game.receive_json_from(timeout=5)
+    ada_game = await on_game(left["your_game"], ada, sockets)
     await ada_game.send_json_to({"type": "abandon"})
     finished = await frames_until(ada_room, room_frame("finished"))
     assert [(r["player"], r["status"]) for r in finished["results"]] == [

@@ -25,6 +25,13 @@ def open_room(host, *, time_limit_s=None, public=True):
     )
 
 
+def entries_by_player(round_: Round) -> dict[int, Entry]:
+    """A round's entries, with their games, by the racer's user id."""
+    return {
+        entry.user_id: entry for entry in Entry.objects.filter(round=round_).select_related("game")
+    }
+
+
 def finish(game: Game, *, status: Status, score: int, duration_ms: int) -> None:
     """Record a game's end as the move path would (its log is not played out here)."""
     Game.objects.filter(id=game.id).update(
@@ -143,9 +150,7 @@ def test_the_round_ends_when_every_racer_is_done_ranked_by_score_then_time() -> 
     for player in (bea, cy):
         services.room_join(code=room.code, user=player)
     round_ = services.race_start(code=room.code, user=ada, seed=SEED)
-    entries = {
-        entry.user_id: entry for entry in Entry.objects.filter(round=round_).select_related("game")
-    }
+    entries = entries_by_player(round_)
     finish(entries[ada.pk].game, status=Status.LOST, score=300, duration_ms=90_000)
     finish(entries[bea.pk].game, status=Status.WON, score=300, duration_ms=60_000)
     assert services.race_end_if_due(code=room.code) == services.RaceEnd()  # cy still plays
@@ -173,9 +178,7 @@ def test_ratings_follow_the_ranking_one_period_per_race() -> None:
     room = open_room(ada)
     services.room_join(code=room.code, user=bea)
     round_ = services.race_start(code=room.code, user=ada, seed=SEED)
-    entries = {
-        entry.user_id: entry for entry in Entry.objects.filter(round=round_).select_related("game")
-    }
+    entries = entries_by_player(round_)
     finish(entries[ada.pk].game, status=Status.WON, score=600, duration_ms=60_000)
     finish(entries[bea.pk].game, status=Status.LOST, score=200, duration_ms=60_000)
     services.race_end_if_due(code=room.code)
@@ -204,9 +207,7 @@ def test_leaving_during_the_race_gives_the_game_up_and_ranks_last() -> None:
     room = open_room(ada)
     services.room_join(code=room.code, user=bea)
     round_ = services.race_start(code=room.code, user=ada, seed=SEED)
-    entries = {
-        entry.user_id: entry for entry in Entry.objects.filter(round=round_).select_related("game")
-    }
+    entries = entries_by_player(round_)
     Game.objects.filter(id=entries[ada.pk].game_id).update(score=900)  # ada is ahead, then leaves
     finish(entries[bea.pk].game, status=Status.LOST, score=100, duration_ms=10_000)
 
@@ -230,9 +231,7 @@ def test_the_time_limit_ends_games_in_play_with_their_score() -> None:
     round_ = services.race_start(code=room.code, user=ada, seed=SEED)
     ends_at = round_.ends_at
     assert ends_at is not None
-    entries = {
-        entry.user_id: entry for entry in Entry.objects.filter(round=round_).select_related("game")
-    }
+    entries = entries_by_player(round_)
     finish(entries[ada.pk].game, status=Status.WON, score=700, duration_ms=50_000)
     Game.objects.filter(id=entries[bea.pk].game_id).update(score=120)
     assert not services.race_end_if_due(code=room.code, now=ends_at - timedelta(seconds=1)).finished

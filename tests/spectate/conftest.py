@@ -15,7 +15,7 @@ from game.models import Game, Mode
 from game.players import Player
 from game.services import game_start
 from tests.accounts.helpers import make_player
-from tests.game.conftest import ORIGIN, communicator, sockets  # noqa: F401  (a shared fixture)
+from tests.game.conftest import ORIGIN, communicator
 from tripeaks_site.asgi import application
 
 SEED = "1"

@@ -89,7 +89,11 @@ class MoveWrite:
 
 def replay_log(game: Game) -> GameState:
     """The engine state a stored game's log gives (an abandonment is stored on the row alone)."""
-    moves = Move.objects.filter(game_id=game.id).order_by("seq").values_list("move", flat=True)
+    moves = (
+        Move.objects.filter(game_id=game.id).order_by("seq").values_list("move", flat=True)
+        if game.move_count
+        else ()  # a game just dealt: its log is empty, and it is the most often loaded
+    )
     state = GameState.replay(Deal.from_seed(game.seed), Variant(game.variant), moves)
     if game.status == Status.ABANDONED and not state.status.is_over:
         state.abandon()
@@ -435,6 +439,9 @@ _registries_lock = threading.Lock()
 def live_games() -> LiveGames:
     """The running event loop's live games."""
     loop = asyncio.get_running_loop()
+    registry = _registries.get(loop)  # a lookup alone needs no lock: every move makes one
+    if registry is not None:
+        return registry
     with _registries_lock:
         registry = _registries.get(loop)
         if registry is None:

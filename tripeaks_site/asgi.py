@@ -8,9 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks_site.settings")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these need the app registry.
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
@@ -18,6 +16,7 @@ from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
 from races.routing import websocket_urlpatterns as race_websockets  # noqa: E402
 from spectate.routing import websocket_urlpatterns as spectate_websockets  # noqa: E402
+from tripeaks_site.sockets import websocket_stack  # noqa: E402
 
 websocket_routes = [
     *game_websockets,
@@ -26,13 +25,13 @@ websocket_routes = [
     *spectate_websockets,
 ]
 
+
 # In development Daphne serves the static files itself; in production the proxy does.
 http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 
 application = ProtocolTypeRouter(
     {
         "http": http_application,
-        # The Origin header must name an allowed host; the session cookie says who is playing.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),
+        "websocket": websocket_stack(URLRouter(websocket_routes)),
     }
 )

@@ -18,14 +18,18 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks_site.settings")
 get_asgi_application()
 
+import uuid  # noqa: E402
+from datetime import UTC, datetime  # noqa: E402
 from typing import Any  # noqa: E402
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from game.engine import Deal, GameState, Variant, public_view  # noqa: E402
+from game.engine import Deal, GameState, Variant  # noqa: E402
+from game.live import LiveGame  # noqa: E402
 from game.protocol import parse_client_message  # noqa: E402
+from game.selectors import game_view  # noqa: E402
 from tripeaks_site.asgi import application as site  # noqa: E402
 from tripeaks_site.sockets import JsonSocket, websocket_stack  # noqa: E402
 
@@ -44,14 +48,19 @@ class BareEchoConsumer(JsonSocket):
         await self.send(text_data=text_data, bytes_data=bytes_data)
 
 
-FLOOR_VIEW: dict[str, Any] = {
-    "id": "00000000-0000-0000-0000-000000000000",
-    "mode": "casual",
-    **public_view(GameState.replay(Deal.from_seed("floor"), Variant.TRIPEAKS, [])),
-    "assisted": False,
-    "started_at": "2026-11-30T12:00:00.000000Z",
-    "finished_at": None,
-}
+FLOOR_VIEW = game_view(
+    LiveGame(
+        game_id=uuid.UUID(int=0),
+        owner_id=None,
+        guest_key="",
+        mode="casual",
+        started_at=datetime(2026, 11, 30, 12, tzinfo=UTC),
+        finished_at=None,
+        assisted=False,
+        reveal_after=None,
+        state=GameState(Deal.from_seed("floor"), Variant.TRIPEAKS),
+    )
+)
 """The VIEW the floor answers with: a real opening, as the game's socket would send it."""
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.servers import daphne_server, wait_for_server_queries
@@ -103,3 +104,6 @@ def page(server_url: str, browser: Browser, django_db_blocker: Any) -> Iterator[
         # under them (after a transactional test) can deadlock on PostgreSQL.
         with django_db_blocker.unblock():
             wait_for_server_queries()
+            # While Playwright's loop runs, Django keeps a connection of its own for this context,
+            # apart from the test's: left open, it would stop the test database being dropped.
+            connection.close()

@@ -1,15 +1,20 @@
-"""Durable moves per second over real websockets, beside bare echoes on the same server.
+"""Durable moves per second over real websockets, beside three baselines on the same server.
 
 Starts Daphne on loopback against PostgreSQL, then for each N (1, 50, 200 by default) drives N
-concurrent websocket clients, first through two bare echo consumers and then through the game, each
-game client playing real games move by move (a fitting card when there is one, else a draw; a new
-game when one ends). Prints moves per second and the p50/p99 round trip of each, and the ratios of
-the moves' figures to each echo's.
+concurrent websocket clients through two bare echo consumers, then through the game (each client
+playing real games move by move: a fitting card when there is one, else a draw; a new game, on a
+new socket, when one ends), then through the floor. Prints the rate and the p50/p99 round trip of
+each baseline beside the moves', and the ratios of the moves' figures to each baseline's.
 
-The two echoes (``bench/echo_asgi.py``) differ in one thing: Channels' default consumer hops to a
-worker thread before every message, which the game's consumer does not. The echo on the site's own
-socket base ("bare") is therefore the fair ceiling; Channels' default ("channels") is printed
-beside it because it is what a plain Channels echo costs.
+The baselines (``bench/echo_asgi.py``):
+
+- "bare": an echo on the site's own socket base, the same plumbing as the game's consumer; the
+  ceiling for one message in, one message out.
+- "channels": an echo on Channels' default consumer, which also hops to a worker thread before
+  every message (the game's consumer does not): what a plain Channels echo costs.
+- "floor": a socket that speaks the game's protocol without playing (the same middleware, a whole
+  VIEW per answer), whose clients open a new socket after as many moves as the games just played
+  took on average: what the protocol's shape costs before any game is played.
 
     .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
 
@@ -71,6 +76,7 @@ class Tally:
     """Moves made in each game that ended within the phase."""
 
     def moves_per_game(self) -> int:
+        """The average length of the games that ended (about 48 moves; 50 if none did)."""
         return round(statistics.mean(self.game_lengths)) if self.game_lengths else 50
 
     def summary(self, seconds: float) -> tuple[float, float, float]:

@@ -25,7 +25,6 @@ websocket_routes = [
     *spectate_websockets,
 ]
 
-
 # In development Daphne serves the static files itself; in production the proxy does.
 http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 

@@ -2,6 +2,7 @@
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
@@ -24,6 +25,11 @@ def signed_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def signed_in_session(user: User) -> str:
+    """A stored session signed in to ``user``, as a browser would hold it; returns its key."""
+    return str(signed_in(user).cookies[settings.SESSION_COOKIE_NAME].value)
 
 
 def record_game(

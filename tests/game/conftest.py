@@ -5,16 +5,13 @@ from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 
 from game.engine import Variant
 from game.models import Game
 from game.players import GUEST_KEY_SESSION_FIELD, Player
 from game.services import game_start
-from tripeaks_site.asgi import application
-
-ORIGIN = b"http://localhost"
+from tests.sockets import ORIGIN, socket_to
 
 
 def guest_session(guest_key: str) -> str:
@@ -29,10 +26,7 @@ def guest_session(guest_key: str) -> str:
 def communicator(
     game_id: object, session_key: str | None, origin: bytes = ORIGIN
 ) -> WebsocketCommunicator:
-    headers = [(b"origin", origin), (b"host", b"localhost")]
-    if session_key is not None:
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    return socket_to(f"/ws/games/{game_id}/", session_key, origin=origin)
 
 
 class Seat:

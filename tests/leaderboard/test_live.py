@@ -8,9 +8,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from game import postgame
 from game.engine import Deal, GameState, Variant
@@ -21,10 +19,10 @@ from game.services import game_start
 from leaderboard import services
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
 from leaderboard.selectors import utc_today, week_period
-from tests.accounts.helpers import make_player
-from tests.game.conftest import ORIGIN, communicator
+from tests.accounts.helpers import make_player, signed_in_session
+from tests.game.conftest import communicator
 from tests.leaderboard.helpers import play_out
-from tripeaks_site.asgi import application
+from tests.sockets import socket_to
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -33,12 +31,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     """The post-game analysis (a solver in another process) is not what these tests are about."""
     monkeypatch.setattr("game.services.analysis_schedule", lambda live, database: None)
-
-
-def signed_in_session(user: User) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 @database_sync_to_async
@@ -53,8 +45,7 @@ def player_with_game(username: str, *, daily: bool = False) -> tuple[User, Game,
 
 async def connected(path_or_game: object, session_key: str | None) -> WebsocketCommunicator:
     if isinstance(path_or_game, str):
-        headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
-        socket = WebsocketCommunicator(application, path_or_game, headers=headers)
+        socket = socket_to(path_or_game)
     else:
         socket = communicator(path_or_game, session_key)
     assert (await socket.connect())[0]

@@ -4,9 +4,7 @@ another one (their session is gone)."""
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from accounts.sockets import CLOSE_BANNED
 from game.engine import Variant
@@ -14,16 +12,14 @@ from game.models import Game
 from game.players import Player
 from game.services import game_start
 from moderation import services
-from tests.accounts.helpers import make_player
+from tests.accounts.helpers import make_player, signed_in_session
 from tests.game.conftest import communicator
 
 
 def player_with_game() -> tuple[User, Game, str]:
     user = make_player("ada")
     game = game_start(player=Player(user_id=user.pk, guest_key=""), variant=Variant.TRIPEAKS)
-    client = Client()
-    client.force_login(user)
-    return user, game, client.cookies[settings.SESSION_COOKIE_NAME].value
+    return user, game, signed_in_session(user)
 
 
 def superuser() -> User:

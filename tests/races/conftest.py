@@ -4,34 +4,17 @@ from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from game.engine import Deal, GameState, Move, Variant
-from tripeaks_site.asgi import application
+from tests.sockets import socket_to
 
-ORIGIN = b"http://localhost"
 PASSWORD = "peaks-and-valleys-42"
 SEED = "1"
 
 
 def make_player(username: str) -> User:
     return User.objects.create_user(username=username, password=PASSWORD)
-
-
-def signed_in_session(user: User) -> str:
-    """A stored session signed in to ``user``, as a browser would hold it; returns its key."""
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-def socket_to(path: str, session_key: str | None = None) -> WebsocketCommunicator:
-    headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
-    if session_key is not None:
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    return WebsocketCommunicator(application, path, headers=headers)
 
 
 def room_socket(code: str, session_key: str | None = None) -> WebsocketCommunicator:

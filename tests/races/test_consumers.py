@@ -18,14 +18,9 @@ from game.engine import Deal, GameState, Variant
 from game.models import Game, Status
 from races import services
 from races.models import Entry, Room, Round
+from tests.accounts.helpers import signed_in_session
 from tests.game.conftest import visible_cards
-from tests.races.conftest import (
-    game_socket,
-    make_player,
-    next_move,
-    room_socket,
-    signed_in_session,
-)
+from tests.races.conftest import game_socket, make_player, next_move, room_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -19,8 +19,9 @@ from websockets.typing import Origin
 from game.engine import Deal, GameState, Variant
 from races import services
 from races.models import Entry
+from tests.accounts.helpers import signed_in_session
 from tests.game.conftest import visible_cards
-from tests.races.conftest import SEED, make_player, next_move, signed_in_session
+from tests.races.conftest import SEED, make_player, next_move
 from tests.servers import daphne_server
 
 pytestmark = [

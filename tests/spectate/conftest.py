@@ -6,26 +6,17 @@ from datetime import datetime
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from game.engine import Variant
 from game.models import Game, Mode
 from game.players import Player
 from game.services import game_start
-from tests.accounts.helpers import make_player
-from tests.game.conftest import ORIGIN, communicator
-from tripeaks_site.asgi import application
+from tests.accounts.helpers import make_player, signed_in_session
+from tests.game.conftest import communicator
+from tests.sockets import socket_to
 
 SEED = "1"
-
-
-def signed_in_session(user: User) -> str:
-    """A stored session signed in to ``user``, as a browser would hold it; returns its key."""
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def start_game(
@@ -75,7 +66,4 @@ def make_table(transactional_db: None) -> Callable[..., object]:
 
 def watch_socket(game_id: object, session_key: str | None = None) -> WebsocketCommunicator:
     """A spectator's socket to a game (a guest's unless a session is given)."""
-    headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
-    if session_key is not None:
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    return WebsocketCommunicator(application, f"/ws/watch/{game_id}/", headers=headers)
+    return socket_to(f"/ws/watch/{game_id}/", session_key)

@@ -17,9 +17,9 @@ from game.engine import Deal, GameState, Variant
 from game.models import Game, Mode, Move
 from game.players import Player
 from game.services import game_start
-from tests.accounts.helpers import make_player, play_out
+from tests.accounts.helpers import make_player, play_out, signed_in_session
 from tests.game.conftest import visible_cards
-from tests.spectate.conftest import SEED, Table, signed_in_session, start_game, watch_socket
+from tests.spectate.conftest import SEED, Table, start_game, watch_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -5,12 +5,11 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
 from game.players import GUEST_KEY_SESSION_FIELD
-from tests.accounts.helpers import make_player
+from tests.accounts.helpers import make_player, signed_in_session
 from tests.game.conftest import guest_session
+from tests.sockets import ORIGIN, socket_to
 from tripeaks_site.sockets import JsonSocket, websocket_stack
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -37,18 +36,13 @@ class WhoIsThere(JsonSocket):
 application = websocket_stack(WhoIsThere.as_asgi())
 
 
-def socket(session_key: str | None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
-    headers = [(b"origin", origin), (b"host", b"localhost")]
-    if session_key is not None:
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    return WebsocketCommunicator(application, "/ws/who/", headers=headers)
+def socket(session_key: str | None, origin: bytes = ORIGIN) -> WebsocketCommunicator:
+    return socket_to("/ws/who/", session_key, origin=origin, application=application)
 
 
-def signed_in_session() -> tuple[int, str]:
+def signed_in_player() -> tuple[int, str]:
     user = make_player("ada")
-    client = Client()
-    client.force_login(user)
-    return user.pk, client.cookies[settings.SESSION_COOKIE_NAME].value
+    return user.pk, signed_in_session(user)
 
 
 async def test_a_guest_is_known_by_their_session_on_every_frame() -> None:
@@ -63,7 +57,7 @@ async def test_a_guest_is_known_by_their_session_on_every_frame() -> None:
 
 
 async def test_a_signed_in_player_is_known_by_their_session() -> None:
-    user_id, session_key = await database_sync_to_async(signed_in_session)()
+    user_id, session_key = await database_sync_to_async(signed_in_player)()
     connection = socket(session_key)
     connected, _ = await connection.connect()
     assert connected

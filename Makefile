@@ -12,7 +12,7 @@ PORT ?= 8000
 DAPHNE_LIMITS := --websocket-max-message-size 16384 --websocket-max-frame-size 16384 \
 	--websocket_connect_timeout 10
 
-.PHONY: run test lint format bench chromium clean
+.PHONY: run test lint format bench system-packages topology clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,15 +26,25 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(BIN)/daphne --bind $(HOST) --port $(PORT) $(DAPHNE_LIMITS) \
 		tripeaks_site.asgi:application
 
-## test: set up (including Debian's chromium for the browser tests) and run every test
-test: $(STAMP) chromium
+## test: set up (including Debian's chromium and nginx for the tests) and run every test
+test: $(STAMP) system-packages
 	$(BIN)/pytest
 
-## chromium: the browser tests drive Debian's chromium; install it when it is missing (needs root)
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+## system-packages: install what the tests drive when it is missing (needs root): Debian's chromium
+## (browser tests) and nginx (the production topology's tests, tests/deploy/)
+system-packages:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian's$$missing for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+## topology: the production topology on this machine (nginx, two Daphne processes, DEBUG=0,
+## Redis) against DATABASE_URL's PostgreSQL database, migrated first (deploy/topology.py)
+topology: $(STAMP) system-packages
+	$(BIN)/python -m deploy.topology
 
 ## lint: ruff (lint and format check) and mypy (strict on the engine)
 lint: $(STAMP)

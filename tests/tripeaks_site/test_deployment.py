@@ -56,7 +56,8 @@ def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) 
 def test_the_proxy_is_the_only_public_port_and_reaches_every_web_process(
     compose: dict[str, Any],
 ) -> None:
-    """nginx publishes port 80, upgrades websockets and balances over every web service."""
+    """nginx publishes ports 80 and 443 (with the certificate mounted), upgrades websockets and
+    balances over every web service; static files come from the volume collectstatic filled."""
     published = [name for name, service in compose["services"].items() if "ports" in service]
     assert published == ["proxy"]
     config = (ROOT / "deploy" / "nginx.conf").read_text()
@@ -66,8 +67,12 @@ def test_the_proxy_is_the_only_public_port_and_reaches_every_web_process(
     assert upstream is not None
     servers = set(re.findall(r"server (\w+):8000", upstream.group(1)))
     assert servers == set(web_services(compose))
+    proxy = compose["services"]["proxy"]
+    assert sorted(proxy["ports"]) == ["443:443", "80:80"]
+    assert any(volume.endswith(":/etc/nginx/tls:ro") for volume in proxy["volumes"])
+    assert "static:/srv/static:ro" in proxy["volumes"]
     assert "proxy_set_header Upgrade $http_upgrade;" in config
-    assert re.search(r"location /static/ \{\s*alias /srv/static/;", config)
+    assert re.search(r"location /static/ \{\s*root /srv;", config)
 
 
 def test_the_image_serves_with_daphne_behind_the_proxy() -> None:

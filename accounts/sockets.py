@@ -5,14 +5,11 @@ A consumer that acts for a player derives from :class:`PlayerSocket` and calls
 then reaches every such socket of that player, on every process sharing the channel layer.
 """
 
-from typing import Any, Final
+from typing import Any
 
 from channels.layers import get_channel_layer
 
-from tripeaks_site.sockets import JsonSocket
-
-CLOSE_BANNED: Final = 4401
-"""The close code a socket gets when its player is banned (the protocol's "unauthorised")."""
+from tripeaks_site.sockets import CLOSE_BANNED, JsonSocket
 
 
 def player_group_name(user_id: int) -> str:

@@ -18,9 +18,7 @@ from game.protocol import (
     parse_client_message,
 )
 from tripeaks_site.layers import SKIP_CHANNEL
-
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
+from tripeaks_site.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER
 
 
 class GameConsumer(PlayerSocket):
@@ -42,11 +40,7 @@ class GameConsumer(PlayerSocket):
             view = await services.game_state(game_id=self.game_id, player=self.player)
         except services.GameError as error:
             await self.send_error(error)
-            await self.close(
-                code=CLOSE_NOT_FOUND
-                if isinstance(error, services.GameNotFound)
-                else CLOSE_FORBIDDEN
-            )
+            await self.close(code=refusal_close_code(error))
             return
         self.group = f"game-{self.game_id.hex}"
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -130,9 +124,21 @@ class GameConsumer(PlayerSocket):
 
     async def send_error(self, error: services.GameError) -> None:
         frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+        if error.retryable:
+            frame.update(retryable=True, retry_after_ms=error.retry_after_ms)
         if error.view is not None:
             frame["game"] = error.view
         await self.send_json(frame)
+
+
+def refusal_close_code(error: services.GameError) -> int:
+    """How a socket refused on connect is closed: for good (no such game, not yours), or with
+    "try again later" when the database did not answer (the page reconnects by itself)."""
+    if isinstance(error, services.GameNotFound):
+        return CLOSE_NOT_FOUND
+    if isinstance(error, services.Unavailable):
+        return CLOSE_TRY_AGAIN_LATER
+    return CLOSE_FORBIDDEN
 
 
 def state_key(view: dict[str, Any]) -> tuple[int, bool, bool]:

@@ -27,11 +27,13 @@ from typing import Any, Final, TypeVar
 
 import psycopg
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
 from leaderboard.services import scores_record
+from tripeaks_site.outages import DATABASE, DatabaseUnavailable, database_unavailable
 
 T = TypeVar("T")
 
@@ -306,17 +308,42 @@ class DatabaseThread:
     thread checks only a connection that has been idle for :data:`IDLE_BEFORE_CHECK` seconds or
     has seen an error: a connection that breaks in use fails that batch (whose moves are then not
     acknowledged, and are sent again by their clients) and is replaced before the next one.
+
+    **It fails fast.** A call that the database does not answer within ``timeout`` seconds (a
+    server frozen, or unreachable with no refusal) raises :class:`DatabaseUnavailable`, and so does
+    every call after it until that one has returned: nothing queues up behind a database that does
+    not answer, and play resumes by itself once it does. A call refused because the database is
+    down (its connection cut, the server stopped) raises :class:`DatabaseUnavailable` too.
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, timeout: float | None = None) -> None:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._last_used = 0.0
+        self._timeout = settings.GAME_DATABASE_TIMEOUT if timeout is None else timeout
+        self._unanswered: asyncio.Future[Any] | None = None
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
+        if self._unanswered is not None and not self._unanswered.done():
+            raise DatabaseUnavailable("the database has not answered the previous query yet")
         # Through asgiref, so that an ``async_to_sync`` call made in the thread (an event sent
         # once a transaction has committed) runs on this loop, where the channel layer lives.
         call = sync_to_async(self._call, thread_sensitive=False, executor=self._executor)
-        return await call(function, args)
+        pending = asyncio.ensure_future(call(function, args))
+        try:
+            result = await asyncio.wait_for(asyncio.shield(pending), self._timeout)
+        except TimeoutError:
+            self._unanswered = pending
+            pending.add_done_callback(_ignore_outcome)
+            error = DatabaseUnavailable(f"no answer within {self._timeout:g} s")
+            DATABASE.failed(error)
+            raise error from None
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            DATABASE.failed(error)
+            raise DatabaseUnavailable(str(error)) from error
+        DATABASE.succeeded()
+        return result
 
     def _call(self, function: Callable[..., T], args: tuple[object, ...]) -> T:
         now = time.monotonic()
@@ -329,6 +356,12 @@ class DatabaseThread:
         """Close the thread's connection and stop the thread (waits for queued work)."""
         self._executor.submit(_close_connection).result()
         self._executor.shutdown(wait=True)
+
+
+def _ignore_outcome(call: asyncio.Future[Any]) -> None:
+    """A call given up on may still fail: nobody waits for it, so its error goes no further."""
+    if not call.cancelled():
+        call.exception()
 
 
 class MoveWriter:
@@ -352,7 +385,7 @@ class MoveWriter:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             try:
                 results = await self._database.run(write_moves, [item for item, _ in batch])
-            except Exception as error:  # the database is down: every waiting move fails
+            except Exception as error:  # the database is down: every move waiting fails
                 results = [error] * len(batch)
             for (_, future), result in zip(batch, results, strict=True):
                 if future.done():

@@ -21,6 +21,7 @@ from game.analysis_worker import Verdict
 from game.live import DatabaseThread, LiveGame, replay_log
 from game.models import DealPar, Game, GameAnalysis, Status
 from game.selectors import analysis_before_reveal, reveal_due
+from tripeaks_site.outages import DatabaseUnavailable
 
 logger = logging.getLogger(__name__)
 MAX_WAITING_ANALYSES: Final = 64
@@ -71,6 +72,8 @@ def analysis_schedule(live: LiveGame, database: DatabaseThread) -> asyncio.Task[
 async def _analyse(live: LiveGame, database: DatabaseThread) -> None:
     try:
         await _analyse_and_push(live, database)
+    except DatabaseUnavailable:  # logged as an outage; analyse_games catches up on the game
+        pass
     except Exception:  # an analysis is a bonus: its failure must not touch play
         logger.exception("The analysis of game %s failed", live.game_id)
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,15 +35,23 @@ from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
 from leaderboard.services import scores_record
+from tripeaks_site.broadcast import group_send, in_background
 from tripeaks_site.layers import SKIP_CHANNEL
+from tripeaks_site.outages import DatabaseUnavailable
 
 View = dict[str, Any]
 
 
 class GameError(Exception):
-    """A request about a game that is refused; ``code`` is the protocol's error code."""
+    """A request about a game that is refused; ``code`` is the protocol's error code.
+
+    ``retryable`` errors refused nothing: the same message, sent again a little later (after
+    ``retry_after_ms``), may well succeed.
+    """
 
     code = "error"
+    retryable = False
+    retry_after_ms = 0
 
     def __init__(self, message: str, view: View | None = None) -> None:
         super().__init__(message)
@@ -82,6 +89,17 @@ class RateLimited(GameError):
 
 class NotStarted(GameError):
     code = "not_started"
+
+
+class Unavailable(GameError):
+    """The database did not answer: nothing was stored, and the client should send it again."""
+
+    code = "unavailable"
+    retryable = True
+    retry_after_ms = 1000
+
+    def __init__(self) -> None:
+        super().__init__("The game could not be saved just now: trying again")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +190,11 @@ async def move_apply(
 ) -> MoveOutcome:
     """Apply ``move`` as move number ``seq`` and broadcast the new state once it is committed.
 
-    A resend of the move already recorded at ``seq`` changes nothing and returns the state.
-    ``answered`` names the channel of the connection that asked, which gets the new state as the
-    answer and so not again by the broadcast.
+    A resend of the move already recorded at ``seq`` changes nothing and returns the state, even
+    when this process learns of that move only now (it was made through another process, or
+    committed while this one had stopped waiting for the database). ``answered`` names the
+    channel of the connection that asked, which gets the new state as the answer and so not again
+    by the broadcast.
     """
     games = live_games()
     try:
@@ -186,25 +206,41 @@ async def move_apply(
             raise NotStarted("The game has not started yet", game_view(live))
         if seq > live.state.seq:  # another process may have recorded moves this one has not seen
             await games.refresh(live)
-        state = live.state
-        if seq < state.seq:
-            if state.moves[seq] == parsed:
-                return MoveOutcome(game_view(live), applied=False)
-            raise OutOfSync(f"Move {seq} has already been made", game_view(live))
-        if seq > state.seq:
-            raise OutOfSync(f"The next move is number {state.seq}, not {seq}", game_view(live))
+        if seq < live.state.seq:
+            return _resent(live, seq, parsed)
+        if seq > live.state.seq:
+            raise OutOfSync(f"The next move is number {live.state.seq}, not {seq}", game_view(live))
+        after = _tried(live, parsed)
         try:
-            state.apply(parsed)
-        except GameOverError as error:
-            raise GameOver(str(error), game_view(live)) from None
-        except IllegalMoveError as error:
-            raise IllegalMove(str(error), game_view(live)) from None
-        await _commit(live, seq)
+            await _commit(live, after)
+        except MoveConflict:  # the number was taken meanwhile: perhaps by this very move
+            await games.refresh(live)
+            return _resent(live, seq, parsed)
         view = game_view(live)
-        await publish(live, view, answered=answered)
+        publish(live, view, answered=answered)
         if live.state.status.is_over:
             analysis_schedule(live, games.database)
     return MoveOutcome(view, applied=True)
+
+
+def _resent(live: LiveGame, seq: int, move: Move) -> MoveOutcome:
+    """The answer to a move for a number already taken: the state if it is the move taken
+    there (a resend), else out of sync."""
+    if live.state.moves[seq] == move:
+        return MoveOutcome(game_view(live), applied=False)
+    raise OutOfSync(f"Move {seq} has already been made", game_view(live))
+
+
+def _tried(live: LiveGame, move: Move) -> GameState:
+    """The state ``move`` leads to, on a copy: the cached state changes only once it is stored."""
+    after = live.state.copy()
+    try:
+        after.apply(move)
+    except GameOverError as error:
+        raise GameOver(str(error), game_view(live)) from None
+    except IllegalMoveError as error:
+        raise IllegalMove(str(error), game_view(live)) from None
+    return after
 
 
 async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | None = None) -> View:
@@ -225,7 +261,7 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | No
             raise OutOfSync("The game changed meanwhile", game_view(live))
         live.finished_at = finished_at
         view = game_view(live)
-        await publish(live, view, answered=answered)
+        publish(live, view, answered=answered)
         analysis_schedule(live, games.database)
     return view
 
@@ -249,6 +285,7 @@ async def hint_request(
     """
     games = live_games()
     async with _playing(game_id, player) as live:
+        await games.refresh(live, unless_current=True)  # a move made through another process
         if live.mode != Mode.CASUAL:
             raise Forbidden("Hints are only for casual games", game_view(live))
         if live.state.status.is_over:
@@ -257,7 +294,7 @@ async def hint_request(
         if not live.assisted:
             await games.database.run(_store_assisted, game_id)
             live.assisted = True
-            await publish(live, game_view(live), answered=answered)
+            publish(live, game_view(live), answered=answered)
         view = game_view(live)
     card = suggestion.move.card if suggestion.move is not None else None
     return HintOutcome(
@@ -268,19 +305,26 @@ async def hint_request(
     )
 
 
-async def publish(live: LiveGame, view: View, *, answered: str | None = None) -> None:
+def publish(live: LiveGame, view: View, *, answered: str | None = None) -> None:
     """Send a game's new, committed state to every connection watching it (but ``answered``, the
-    channel that gets it as its answer), then tell the apps that listen for changes (races)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        message = {"type": "game.update", "game": view, SKIP_CHANNEL: answered}
-        await layer.group_send(live.group_name, message)
+    channel that gets it as its answer), then tell the apps that listen for changes (races).
+
+    In the background: the caller's answer never waits for the channel layer, and a broadcast
+    that fails costs the others a moment's staleness, never the move (``tripeaks_site.broadcast``).
+    """
+    message = {"type": "game.update", "game": view, SKIP_CHANNEL: answered}
+    in_background(_broadcast(live, view, message), f"The broadcast of game {live.game_id}")
+
+
+async def _broadcast(live: LiveGame, view: View, message: dict[str, Any]) -> None:
+    await group_send(live.group_name, message)
     await events.game_changed(live, view)
 
 
 @asynccontextmanager
 async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame]:
-    """The player's live game, locked for the length of the block."""
+    """The player's live game, locked for the length of the block. Should the database not
+    answer, here or within the block, the caller is told to try again (nothing was stored)."""
     games = live_games()
     try:
         loading = not games.cached(game_id)
@@ -298,33 +342,28 @@ async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame
                 live.just_loaded = False
     except GameGone:
         raise GameNotFound("There is no such game") from None
+    except DatabaseUnavailable:
+        raise Unavailable() from None
 
 
-async def _commit(live: LiveGame, seq: int) -> None:
-    """Write the move just applied at ``seq``; on failure put the cached state back as stored."""
-    state = live.state
+async def _commit(live: LiveGame, after: GameState) -> None:
+    """Store the last move of ``after`` (raises MoveConflict if its number was taken); once it
+    is committed, ``after`` becomes the game's state."""
     now = timezone.now()
-    finished_at = now if state.status.is_over else None
+    finished_at = now if after.status.is_over else None
     write = MoveWrite(
         game_id=live.game_id,
-        seq=seq,
-        move=state.moves[seq].text,
+        seq=after.seq - 1,
+        move=after.moves[-1].text,
         played_at=now,
-        status=state.status.value,
-        score=state.score,
-        cards_left=state.cards_left,
+        status=after.status.value,
+        score=after.score,
+        cards_left=after.cards_left,
         finished_at=finished_at,
         duration_ms=None if finished_at is None else duration_ms(live.started_at, finished_at),
     )
-    try:
-        await live_games().writer.write(write)
-    except MoveConflict:
-        await live_games().refresh(live)
-        raise OutOfSync("Another move was recorded first", game_view(live)) from None
-    except BaseException:
-        live.state = GameState.replay(state.deal, state.variant, state.moves[:seq])
-        raise
-    live.finished_at = finished_at
+    await live_games().writer.write(write)
+    live.state, live.finished_at = after, finished_at
 
 
 def _store_assisted(game_id: uuid.UUID) -> None:

@@ -12,9 +12,7 @@ from channels.db import database_sync_to_async
 
 from leaderboard.models import Daily, daily_group_name
 from leaderboard.selectors import daily_board_snapshot
-from tripeaks_site.sockets import JsonSocket
-
-CLOSE_NOT_FOUND = 4404
+from tripeaks_site.sockets import CLOSE_NOT_FOUND, JsonSocket
 
 
 def _snapshot(day: date) -> dict[str, Any] | None:

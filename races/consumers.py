@@ -18,8 +18,8 @@ from game.protocol import ProtocolError, TokenBucket
 from races import live, selectors, services
 from races.models import room_group_name
 from races.protocol import SOCKET_BURST, SOCKET_RATE, Command, parse_room_message
+from tripeaks_site.sockets import CLOSE_NOT_FOUND
 
-CLOSE_NOT_FOUND = 4404
 DEADLINE_JITTER_S = 0.5
 """Sockets of one room wake at a deadline within this spread, so that not all check at once."""
 

@@ -11,7 +11,7 @@ move and spectator. Between moves nothing new would be shown anyway.
 """
 
 import uuid
-from typing import Any, Final
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -20,9 +20,7 @@ from accounts.sockets import PlayerSocket
 from game.models import Game
 from game.protocol import ProtocolError, SyncMessage, TokenBucket, parse_client_message
 from spectate.selectors import WatchRefused, game_watchable, watch_state
-
-CLOSE_FORBIDDEN: Final = 4403
-CLOSE_NOT_FOUND: Final = 4404
+from tripeaks_site.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND
 
 
 class WatchConsumer(PlayerSocket):

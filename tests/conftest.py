@@ -4,7 +4,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
+from asgiref.sync import SyncToAsync
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 
 from game import live, postgame
 
@@ -13,10 +15,13 @@ from game import live, postgame
 def _close_live_games() -> Iterator[None]:
     """Each test's event loop gets its own live-game cache; close their database threads after.
 
-    The analysis worker process is shared by the whole run and stopped at its end.
+    The analysis worker process is shared by the whole run and stopped at its end. So is the one
+    thread where asgiref runs every ``database_sync_to_async`` call of an async test: its
+    connection is closed too, so that the next test never starts on one a test has cut.
     """
     yield
     live.close_all()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -22,9 +22,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Named per process, so that two test runs in one checkout never share (and lock) one file.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 
-# Threads that Channels and the live-game cache start must not hold connections past a test:
-# the test database is dropped at the end of the run.
-DATABASES["default"]["CONN_MAX_AGE"] = 0
+# Threads that Channels and the live-game cache start must not hold connections past a test: the
+# test database is dropped at the end of the run, which a pool's idle connections would prevent.
+# The suite's own process therefore connects without the pool; the production topology's tests
+# (tests/deploy/) run web processes with the production settings, pool included.
+# Nor does it cap statements: dropping the test database at the end waits for the last servers'
+# sessions to go, which may take longer than production's statement timeout.
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+DATABASES["default"].get("OPTIONS", {}).pop("options", None)
 
 # Tests play whole games as fast as the machine allows; the rate-limit test sets its own limits.
 GAME_SOCKET_RATE = 10_000.0

@@ -119,15 +119,44 @@ TEMPLATES = [
     },
 ]
 
-# Database: SQLite by default, anything dj-database-url understands otherwise. Connections are
-# kept open between requests and checked before reuse.
+# Database: SQLite by default, anything dj-database-url understands otherwise.
+#
+# On PostgreSQL each process takes its connections from a pool (Django's psycopg pool) rather than
+# keeping one per thread: under ASGI every request runs in a thread of its own, so persistent
+# connections would open a session per request and leave it lingering (Django's documentation says
+# to turn them off under ASGI). A connection is checked as it leaves the pool, so one cut by a
+# database restart is replaced before a request sees it. The game's two database threads each hold
+# a connection of the pool for good (game/live.py). docs/operations.md sizes the pool against
+# PostgreSQL's max_connections.
+# - DATABASE_POOL_SIZE: connections a process may hold at once (10). DATABASE_POOL_TIMEOUT: seconds
+#   a request waits for one before it fails (10).
+# - DATABASE_CONNECT_TIMEOUT: seconds to open a connection (3). DATABASE_STATEMENT_TIMEOUT_MS: the
+#   longest a statement may run before the server cancels it (5000).
+# - GAME_DATABASE_TIMEOUT: seconds a move, or a game being loaded, waits for the database before
+#   the player is told to try again (3).
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "10"))
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3"))
+DATABASE_STATEMENT_TIMEOUT_MS = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT_MS", "5000"))
+GAME_DATABASE_TIMEOUT = float(os.environ.get("GAME_DATABASE_TIMEOUT", "3"))
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=600,
-        conn_health_checks=True,
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0, conn_health_checks=True
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "pool": {
+                "min_size": 2,
+                "max_size": DATABASE_POOL_SIZE,
+                "timeout": DATABASE_POOL_TIMEOUT,
+                "name": "tripeaks",
+            },
+            "connect_timeout": DATABASE_CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and cache: Redis when REDIS_URL is set, process-local otherwise. The channel layer
@@ -230,10 +259,13 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# An outage of the database is logged once when it begins and once when it ends, not as a
+# traceback per request or move (tripeaks_site/outages.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"outages": {"()": "tripeaks_site.outages.OutageLogFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

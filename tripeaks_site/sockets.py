@@ -9,13 +9,24 @@ tidies its own connection. So these consumers skip the hop; a consumer that need
 """
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from channels.auth import AuthMiddleware
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
+
+from tripeaks_site.outages import DATABASE, database_unavailable
+
+CLOSE_BANNED: Final = 4401
+"""The player was suspended by a moderator (the protocol's "unauthorised"): do not come back."""
+CLOSE_FORBIDDEN: Final = 4403
+"""Not this visitor's to open (someone else's game, a board not yet watchable)."""
+CLOSE_NOT_FOUND: Final = 4404
+"""Nothing is there (no such game, room or day)."""
+CLOSE_TRY_AGAIN_LATER: Final = 1013
+"""RFC 6455's "try again later": a part the site needs is down; the page reconnects by itself."""
 
 
 class JsonSocket(AsyncWebsocketConsumer):
@@ -48,10 +59,55 @@ class SocketSessionMiddleware(SessionMiddleware):
         return await self.inner(wrapper.scope, receive, send)
 
 
+class OutageGuard:
+    """Closes a websocket with "try again later" (1013) when the database cannot be reached,
+    instead of letting the error end the socket with a server error (1011, or a 500 for a
+    handshake): the session and the user are read from the database before any consumer runs, and
+    a consumer may need it too. Any other error goes on as before."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        accepted = closed = False
+
+        async def watched_send(message: dict[str, Any]) -> None:
+            nonlocal accepted, closed
+            accepted = accepted or message["type"] == "websocket.accept"
+            closed = closed or message["type"] == "websocket.close"
+            await send(message)
+
+        try:
+            return await self.inner(scope, receive, watched_send)
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            DATABASE.failed(error)
+            if closed:
+                return None
+            if not accepted:  # a refused handshake would be a bare 403: say why, then close
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps(UNAVAILABLE_FRAME)})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            return None
+
+
+UNAVAILABLE_FRAME: Final = {
+    "type": "error",
+    "code": "unavailable",
+    "message": "The site cannot reach its records right now: reconnecting shortly",
+    "retryable": True,
+    "retry_after_ms": 1000,
+}
+
+
 def websocket_stack(inner: Any) -> Any:
     """What stands before every websocket of the site: the Origin header must name an allowed
     host, and the session cookie says who is connecting (Channels' ``AuthMiddlewareStack``, its
-    session middleware replaced by :class:`SocketSessionMiddleware`)."""
-    return AllowedHostsOriginValidator(
-        CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))
+    session middleware replaced by :class:`SocketSessionMiddleware`); a database outage closes
+    the socket with "try again later" (:class:`OutageGuard`)."""
+    return OutageGuard(
+        AllowedHostsOriginValidator(
+            CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))
+        )
     )

@@ -5,6 +5,8 @@ from django.urls import include, path
 
 from tripeaks_site.views import health
 
+handler500 = "tripeaks_site.views.server_error"
+
 urlpatterns = [
     path("healthz", health, name="health"),
     path("", include("game.urls")),

@@ -104,6 +104,23 @@ class GameState:
             state.apply(move if isinstance(move, Move) else Move.parse(move))
         return state
 
+    def copy(self) -> GameState:
+        """A state to change without changing this one (a move is tried on a copy, and the copy
+        kept once the move is stored).
+
+        >>> from game.engine.deal import Deal
+        >>> before = GameState(Deal.from_seed("7"), Variant.TRIPEAKS)
+        >>> after = before.copy()
+        >>> after.apply(Move.parse("draw"))
+        >>> before.seq, after.seq, before.stock_count - after.stock_count
+        (0, 1, 1)
+        """
+        twin = GameState(self.deal, self.variant)
+        twin._played, twin._drawn = self._played, self._drawn
+        twin.waste, twin.moves = list(self.waste), list(self.moves)
+        twin.score, twin.streak, twin.status = self.score, self.streak, self.status
+        return twin
+
     # What anyone at the table can see or count.
 
     @property

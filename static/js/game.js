@@ -160,14 +160,15 @@ export function startGame(root) {
     showMessage(reason);
   }
 
-  function receiveError({ code, message, game }) {
+  function receiveError({ code, message, game, retryable, retry_after_ms: retryAfter }) {
     const target = pending?.target;
     hintAnswered();
     if (game) receiveView(game);
-    if (code === "rate_limited") {
-      // Nothing was done: ask again in a moment, and the answer brings the move back.
+    if (code === "rate_limited" || retryable) {
+      // Nothing was done: ask again in a moment, and the answer brings the move back (sent again
+      // with the same seq, so that it cannot be made twice).
       if (pending) pending.sent = false;
-      window.setTimeout(() => socket.send({ type: "sync" }), 1000);
+      window.setTimeout(() => socket.send({ type: "sync" }), retryAfter ?? 1000);
       showMessage(message);
       return;
     }

@@ -1,17 +1,13 @@
 """Clients of the production topology, as a browser is one: HTTPS with cookies, and game sockets.
 
 :class:`Visitor` speaks HTTP/1.1 over TLS to nginx (checking the topology's own certificate),
-keeps its cookies and never follows a redirect by itself. :class:`Player` plays one game over a
-websocket the way the game page does: it sends the move the VIEW offers, waits for the answer, and
-after a lost connection or a retryable error reconnects and goes on from the state the server
-sends. It remembers every move the server acknowledged, so that a test can compare them with the
-stored log.
+keeps its cookies and never follows a redirect by itself. :func:`game_player` is a
+:class:`tests.players.Player` whose websocket goes through nginx.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import http.client
 import json
 import ssl
@@ -25,6 +21,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
 from deploy.topology import Topology
+from tests.players import CONNECTION_ERRORS, Closed, Player
 
 
 def tls_context(topology: Topology) -> ssl.SSLContext:
@@ -130,82 +127,35 @@ async def receive_json(socket: ClientConnection, timeout: float = 10) -> dict[st
     return frame
 
 
-def next_move(view: dict[str, Any]) -> str:
-    """The move a simple player makes: the first card that fits, or else a draw."""
-    playable = view["playable"]
-    return str(view["tableau"][playable[0]]) if playable else "draw"
+class WebsocketConnection:
+    """A connection through a real server, with the interface :class:`tests.players.Player` uses."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+
+    async def send(self, text: str) -> None:
+        try:
+            await self.socket.send(text)
+        except websockets.exceptions.ConnectionClosed as closed:
+            raise Closed(closed.rcvd.code if closed.rcvd else 1006) from None
+
+    async def receive(self, timeout: float) -> str:
+        try:
+            return str(await asyncio.wait_for(self.socket.recv(), timeout))
+        except websockets.exceptions.ConnectionClosed as closed:
+            raise Closed(closed.rcvd.code if closed.rcvd else 1006) from None
+
+    async def close(self) -> None:
+        await self.socket.close()
 
 
-@dataclass
-class Player:
-    """A player of one game, through the topology, who never gives up on a move."""
+def game_player(topology: Topology, game_id: object, session_key: str) -> Player:
+    """A player of one game through the topology's nginx."""
 
-    topology: Topology
-    game_id: object
-    session_key: str
-    acknowledged: dict[int, str] = field(default_factory=dict)
-    reconnects: int = 0
-    closed_codes: list[int] = field(default_factory=list)
-    retryable_errors: int = 0
-    view: dict[str, Any] = field(default_factory=dict)
+    async def connect() -> WebsocketConnection:
+        return WebsocketConnection(await open_game_socket(topology, game_id, session_key))
 
-    async def play(self, *, moves: int | None = None, pause: float = 0.0) -> dict[str, Any]:
-        """Play until the game is over (or ``moves`` more moves are acknowledged); return the
-        last VIEW. A lost connection is reopened, as the page does."""
-        target = None if moves is None else len(self.acknowledged) + moves
-        while True:
-            try:
-                socket = await open_game_socket(self.topology, self.game_id, self.session_key)
-            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
-                self.reconnects += 1
-                await asyncio.sleep(0.2)
-                continue
-            try:
-                done = await self._play_on(socket, target, pause)
-            except websockets.exceptions.ConnectionClosed as closed:
-                self.closed_codes.append(closed.rcvd.code if closed.rcvd else 1006)
-                self.reconnects += 1
-                await asyncio.sleep(0.1)
-                continue
-            finally:
-                with contextlib.suppress(Exception):
-                    await socket.close()
-            if done:
-                return self.view
-
-    async def _play_on(self, socket: ClientConnection, target: int | None, pause: float) -> bool:
-        frame = await receive_json(socket)
-        assert frame["type"] == "state", frame
-        self.view = frame["game"]
-        while self.view["status"] == "in_progress":
-            if target is not None and len(self.acknowledged) >= target:
-                return True
-            seq, move = self.view["seq"], next_move(self.view)
-            await socket.send(json.dumps({"type": "move", "seq": seq, "move": move}))
-            await self._await_answer(socket, seq, move)
-            if pause:
-                await asyncio.sleep(pause)
-        return True
-
-    async def _await_answer(self, socket: ClientConnection, seq: int, move: str) -> None:
-        """Read frames until the move is answered: acknowledged, refused, or to be sent again."""
-        while True:
-            frame = await receive_json(socket, timeout=30)
-            if frame["type"] == "state" and frame["game"]["seq"] > seq:
-                self.view = frame["game"]
-                self.acknowledged[seq] = move
-                return
-            if frame["type"] == "error":
-                if frame["code"] == "rate_limited":  # faster than a person: slow down, send again
-                    await asyncio.sleep(0.25)
-                    await socket.send(json.dumps({"type": "move", "seq": seq, "move": move}))
-                    continue
-                if frame.get("retryable"):
-                    self.retryable_errors += 1
-                    await asyncio.sleep(frame.get("retry_after_ms", 500) / 1000)
-                    await socket.send(json.dumps({"type": "move", "seq": seq, "move": move}))
-                    continue
-                if "game" in frame:
-                    self.view = frame["game"]
-                    return
-                raise AssertionError(f"move {seq} {move} refused: {frame}")
+    return Player(
+        connect,
+        transient_errors=(*CONNECTION_ERRORS, websockets.exceptions.WebSocketException),
+    )

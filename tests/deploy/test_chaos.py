@@ -14,7 +14,7 @@ from game.engine import Variant
 from game.models import Move
 from game.players import Player as GamePlayer
 from game.services import game_start
-from tests.deploy.clients import Player
+from tests.deploy.clients import game_player
 from tests.game.conftest import guest_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +52,7 @@ async def kill_and_restart(topology: Topology, rounds: int) -> None:
 
 def test_no_acknowledged_move_is_lost_when_a_web_process_is_killed(topology: Topology) -> None:
     seats = [seat(number) for number in range(PLAYERS)]
-    players = [Player(topology, game_id, session) for game_id, session in seats]
+    players = [game_player(topology, game_id, session) for game_id, session in seats]
 
     async def play_through_the_chaos() -> None:
         random.seed(7)
@@ -66,11 +66,12 @@ def test_no_acknowledged_move_is_lost_when_a_web_process_is_killed(topology: Top
     asyncio.run(play_through_the_chaos())
 
     logs = stored_logs([game_id for game_id, _ in seats])
+    games = [(game_id, player) for (game_id, _), player in zip(seats, players, strict=True)]
     lost = {
-        (player.game_id, seq): move
-        for player in players
+        (game_id, seq): move
+        for game_id, player in games
         for seq, move in player.acknowledged.items()
-        if logs[str(player.game_id)].get(seq) != move
+        if logs[game_id].get(seq) != move
     }
     assert lost == {}, topology.web_logs()
     assert all(player.view["status"] in {"won", "lost"} for player in players)
@@ -78,5 +79,5 @@ def test_no_acknowledged_move_is_lost_when_a_web_process_is_killed(topology: Top
     assert sum(player.reconnects for player in players) >= PLAYERS // 4
     # Each log is whole: one move per number, as many as the last state the player saw counts
     # (a move committed just before its process died is in it, though never acknowledged).
-    for player in players:
-        assert sorted(logs[str(player.game_id)]) == list(range(player.view["seq"]))
+    for game_id, player in games:
+        assert sorted(logs[game_id]) == list(range(player.view["seq"]))

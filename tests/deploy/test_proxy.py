@@ -16,7 +16,7 @@ from game.models import Game, Move
 from game.players import Player as GamePlayer
 from game.services import game_start
 from tests.accounts.helpers import PASSWORD, make_player, signed_in_session
-from tests.deploy.clients import Player, Visitor, open_game_socket, receive_json
+from tests.deploy.clients import Visitor, game_player, open_game_socket, receive_json
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,7 +108,7 @@ def test_a_game_started_and_played_to_its_end_through_nginx(topology: Topology) 
     game_id = started.headers["Location"].rstrip("/").rsplit("/", 1)[1]
     assert visitor.get(f"/games/{game_id}/").status == 200
 
-    player = Player(topology, game_id, visitor.cookies["sessionid"])
+    player = game_player(topology, game_id, visitor.cookies["sessionid"])
     final = asyncio.run(player.play())
     assert final["status"] in {"won", "lost"}
     assert player.reconnects == 0

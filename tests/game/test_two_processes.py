@@ -18,7 +18,8 @@ from django.conf import settings as django_settings
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
-from game.engine import Deal, GameState, Variant
+from game.engine import Deal, GameState, Variant, public_view
+from game.engine.hint import hint
 from game.models import Move
 from tests.game.conftest import Seat
 from tests.servers import daphne_server
@@ -105,3 +106,47 @@ async def test_processes_racing_on_one_seq_record_exactly_one_move(make_seat, tw
     assert [e["code"] for e in errors] == ["out_of_sync"]
     assert errors[0]["game"]["seq"] == 1
     assert all(m["game"]["seq"] == 1 for m in answers if m["type"] == "state")
+
+
+async def test_a_resend_to_the_process_that_did_not_take_the_move_is_answered_with_the_state(
+    make_seat, two_servers
+) -> None:
+    """The page resends a move after a reconnect that landed on the other process, whose copy of
+    the game is one move behind: the answer is the state with the move in it, not out_of_sync."""
+    seat: Seat = await make_seat()
+    first, second = two_servers
+    a, b = await open_socket(first, seat), await open_socket(second, seat)  # b caches seq 0
+    try:
+        await a.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
+        assert (await receive(a))["game"]["seq"] == 1
+        await receive(b)  # the broadcast: b's socket knows, b's process has not reloaded
+        await b.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
+        answer = await receive(b)
+    finally:
+        await a.close()
+        await b.close()
+    assert answer["type"] == "state", answer
+    assert answer["game"]["seq"] == 1
+    assert await stored_moves(seat) == ["draw"]
+
+
+async def test_a_hint_on_the_process_that_did_not_take_the_last_move_is_for_the_position_now(
+    make_seat, two_servers
+) -> None:
+    seat: Seat = await make_seat()
+    first, second = two_servers
+    a, b = await open_socket(first, seat), await open_socket(second, seat)
+    try:
+        await a.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
+        assert (await receive(a))["game"]["seq"] == 1
+        await receive(b)
+        await b.send(json.dumps({"type": "hint"}))
+        answer = await receive(b)
+    finally:
+        await a.close()
+        await b.close()
+    assert answer["type"] == "hint", answer
+    state = GameState.replay(Deal.from_seed("1"), Variant.TRIPEAKS, ["draw"])
+    expected = hint(public_view(state))
+    assert answer["game"]["seq"] == 1
+    assert answer["move"] == (expected.move.text if expected.move else None)

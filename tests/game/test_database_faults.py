@@ -1,0 +1,101 @@
+"""A database hiccup mid-play: every connection the server holds is cut under players' feet.
+
+The batch of moves in flight fails; its moves are answered with a retryable error (never an
+acknowledgement), the sockets stay open, the clients send the same moves again, the database
+threads reconnect, and play goes on. Needs PostgreSQL (``pg_terminate_backend``).
+"""
+
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
+
+import pytest
+from django.db import connection
+
+from game.models import Move
+from tests.game.conftest import Seat, communicator
+from tests.players import CommunicatorConnection, Player
+
+T = TypeVar("T")
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = 20
+
+
+@pytest.fixture
+def test_session_pid(transactional_db: None) -> int:
+    """The database session of the test's own thread (it empties the tables afterwards)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+        return int(pid)
+
+
+async def in_own_thread(function: Callable[..., T], *args: object) -> T:
+    """Run a query in a thread of its own that closes its connection after (the test database
+    must have no session left at the end)."""
+
+    def run() -> T:
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    return await asyncio.to_thread(run)
+
+
+def cut_the_servers_connections(spared: int) -> int:
+    """Terminate every session on the test database but the test's own; return how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
+            [spared],
+        )
+        (count,) = cursor.fetchone()
+        return int(count)
+
+
+def stored_logs(game_ids: list[object]) -> dict[object, dict[int, str]]:
+    logs: dict[object, dict[int, str]] = {game_id: {} for game_id in game_ids}
+    for game_id, seq, move in Move.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "seq", "move"
+    ):
+        logs[game_id][seq] = move
+    return logs
+
+
+def player_of(seat: Seat) -> Player:
+    async def connect() -> CommunicatorConnection:
+        socket = communicator(seat.game.id, seat.session_key)
+        connected, _ = await socket.connect()
+        assert connected
+        return CommunicatorConnection(socket)
+
+    return Player(connect, answer_timeout=10)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL")
+async def test_cut_connections_close_no_socket_and_lose_no_acknowledged_move(
+    make_seat, test_session_pid: int
+) -> None:
+    seats = [await make_seat(f"guest-{n}", seed=None) for n in range(PLAYERS)]
+    players = [player_of(seat) for seat in seats]
+    games = [asyncio.create_task(player.play(pause=0.005)) for player in players]
+    while not all(player.view for player in players):  # everyone at the table: now cut
+        await asyncio.sleep(0.01)
+    cuts = 0
+    while not all(game.done() for game in games):
+        await asyncio.sleep(0.2)
+        cuts += await in_own_thread(cut_the_servers_connections, test_session_pid) > 0
+    await asyncio.gather(*games)
+
+    assert cuts >= 3  # the server's connections were cut mid-play, again and again
+    assert [code for player in players for code in player.closed_codes] == []
+    assert sum(player.retryable_errors for player in players) > 0
+    logs = await in_own_thread(stored_logs, [seat.game.id for seat in seats])
+    for seat, player in zip(seats, players, strict=True):
+        assert player.view["status"] in {"won", "lost"}
+        log = logs[seat.game.id]
+        assert {seq: log.get(seq) for seq in player.acknowledged} == player.acknowledged
+        assert sorted(log) == list(range(player.view["seq"]))

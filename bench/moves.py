@@ -42,12 +42,12 @@ import django
 import websockets
 from websockets.typing import Origin
 
+from bench.processes import process_stop
 from bench.servers import (
     DATABASE_URL,
     autovacuum_on,
     prepare_database,
     start_server,
-    stop_server,
     vacuum_database,
 )
 
@@ -235,7 +235,7 @@ def main() -> None:
             print(f"{'':>5} (a game took {floor_game} moves on average; the floor's clients "
                   "made as many on each socket)")  # fmt: skip
     finally:
-        stop_server(server)
+        process_stop(server)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
-from bench.servers import REDIS_URL, prepare_database, start_server, stop_server, vacuum_database
+from bench.processes import process_stop
+from bench.servers import REDIS_URL, prepare_database, start_server, vacuum_database
 
 django.setup()
 
@@ -191,7 +192,7 @@ def run(label: str, processes: int, rooms: int, seconds: float, pace: float) -> 
         timings = asyncio.run(drive([base for _, base in servers], racers, seconds, pace))
     finally:
         for server, _ in servers:
-            stop_server(server)
+            process_stop(server)
     delays = sorted(timings.delays())
     if not delays:
         print(f"{label:>13} {rooms:>5}  no move reached every racer")

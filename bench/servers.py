@@ -95,13 +95,3 @@ def start_server(
             time.sleep(0.1)
     server.kill()
     raise SystemExit("Daphne did not start")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """Stop Daphne; kill it if it has not gone within ten seconds."""
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()

@@ -18,9 +18,9 @@ The baselines (``bench/echo_asgi.py``):
 
     .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
 
-Needs PostgreSQL on 127.0.0.1:5432 (trust auth): it uses the database ``tripeaks_bench``, made
-and migrated on first use, and vacuumed and analysed before each move phase (as autovacuum would
-keep it). Prints figures only; nothing here passes or fails.
+Needs PostgreSQL: it uses the bench database (see ``bench/environment.py``), made and migrated on
+first use, and vacuumed and analysed before each move phase (as autovacuum would keep it). Prints
+figures only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import django
 import websockets
 from websockets.typing import Origin
 
+from bench.environment import without_password
 from bench.processes import process_stop
 from bench.servers import (
     DATABASE_URL,
@@ -208,7 +209,10 @@ def main() -> None:
 
     prepare_database()
     server, base = start_server("bench.echo_asgi:application")
-    print(f"Daphne on {base}, PostgreSQL {DATABASE_URL}, {args.seconds:g} s per phase")
+    print(
+        f"Daphne on {base}, PostgreSQL {without_password(DATABASE_URL)}, "
+        f"{args.seconds:g} s per phase"
+    )
     print(f"autovacuum is {'on' if autovacuum_on() else 'off'}; the database is vacuumed and "
           "analysed before each move phase")  # fmt: skip
     print(f"{'N':>5} {'baseline':>8} {'/s':>7} {'p50':>8} {'p99':>8} {'moves/s':>8} {'p50':>8} "

@@ -10,7 +10,7 @@ room split between them.
 
     .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25]
 
-Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to override).
+Needs PostgreSQL and Redis: the bench database and Redis server of ``bench/environment.py``.
 Prints figures only; nothing here passes or fails.
 """
 

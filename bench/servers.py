@@ -1,8 +1,8 @@
 """Daphne servers for the benchmarks that drive real websockets (moves.py, races.py).
 
 Import this module before Django is set up: it points the bench process and its servers at the
-bench database (``BENCH_DATABASE_URL``, by default ``tripeaks_bench`` on the local PostgreSQL),
-with production settings (DEBUG off) and rate limits out of the way.
+bench database (see ``bench/environment.py``), with production settings (DEBUG off) and rate
+limits out of the way.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench"
-)
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+from bench.environment import bench_database_url, database_create, redis_url  # noqa: E402
+
+DATABASE_URL = bench_database_url()
+REDIS_URL = redis_url()
 SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "DEBUG": "0",
@@ -40,10 +40,7 @@ def prepare_database() -> None:
     """Create the bench database if it is missing, and migrate it (Django must be set up)."""
     from django.core.management import call_command
 
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    subprocess.run(
-        ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, check=False
-    )
+    database_create(DATABASE_URL, replace=False)
     call_command("migrate", verbosity=0)
 
 

@@ -6,7 +6,7 @@ batch and per move. On PostgreSQL this is the statement the move path sends per 
 
     .venv/bin/python bench/writer.py [--games 50] [--moves 20]
 
-Uses the bench database (see ``bench/servers.py``), vacuumed and analysed first. Prints figures
+Uses the bench database (see ``bench/environment.py``), vacuumed and analysed first. Prints figures
 only; nothing here passes or fails.
 """
 
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import django
 
+from bench.environment import without_password
 from bench.servers import DATABASE_URL, prepare_database, vacuum_database
 
 django.setup()
@@ -76,7 +77,9 @@ def main() -> None:
         if any(result is not None for result in results):
             raise SystemExit(f"a move was refused: {results}")
     median, mean, worst = statistics.median(times), statistics.mean(times), max(times)
-    print(f"PostgreSQL {DATABASE_URL}: {len(times)} batches of {args.games} moves")
+    print(
+        f"PostgreSQL {without_password(DATABASE_URL)}: {len(times)} batches of {args.games} moves"
+    )
     print(f"per batch: median {median * 1e3:.2f} ms, mean {mean * 1e3:.2f} ms, ", end="")
     print(f"worst {worst * 1e3:.2f} ms")
     print(f"per move (median batch): {median / args.games * 1e6:.0f} µs")

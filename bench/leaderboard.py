@@ -12,10 +12,11 @@ the database's execution time (``EXPLAIN ANALYZE`` of the exact statements the s
 of the selector's wall time, and the cost of recording a finished game (``scores_record``).
 
     .venv/bin/python bench/leaderboard.py [--games 1000000] [--players 100000] [--days 30]
-                                          [--samples 200] [--reuse]
+                                          [--samples 200] [--reuse] [--smoke]
 
-Needs PostgreSQL. ``--reuse`` times an existing fill. Prints figures only; nothing here passes or
-fails. Games have no move logs: no board reads them.
+Needs PostgreSQL. ``--reuse`` times an existing fill; ``--smoke`` fills 2,000 games over 200 players
+and times each figure 3 times. Prints figures only; nothing here passes or fails. Games have no move
+logs: no board reads them.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from bench.environment import (  # noqa: E402
     database_name,
     leaderboard_database_url,
 )
+from bench.options import arguments  # noqa: E402
 
 DATABASE_URL = leaderboard_database_url()
 os.environ.update(
@@ -465,7 +467,7 @@ def main() -> None:
         "--deep-page", type=int, default=BOARD_DEPTH // PAGE_SIZE, help="the deep page timed"
     )
     parser.add_argument("--reuse", action="store_true", help="time the existing fill")
-    args = parser.parse_args()
+    args = arguments(parser, {"games": 2000, "players": 200, "days": 3, "samples": 3})
     if not args.reuse:
         started = time.perf_counter()
         fill(args.games, args.players, args.days)

@@ -16,11 +16,12 @@ The baselines (``bench/echo_asgi.py``):
   VIEW per answer), whose clients open a new socket after as many moves as the games just played
   took on average: what the protocol's shape costs before any game is played.
 
-    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
+    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--smoke]
 
 Needs PostgreSQL: it uses the bench database (see ``bench/environment.py``), made and migrated on
-first use, and vacuumed and analysed before each move phase (as autovacuum would keep it). Prints
-figures only; nothing here passes or fails.
+first use, and vacuumed and analysed before each move phase (as autovacuum would keep it).
+``--smoke`` runs two clients for 1.5 s per phase (long enough for a game to end). Prints figures
+only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -43,12 +44,13 @@ import websockets
 from websockets.typing import Origin
 
 from bench.environment import without_password
+from bench.options import arguments
 from bench.processes import process_stop
 from bench.servers import (
     DATABASE_URL,
     autovacuum_on,
     prepare_database,
-    start_server,
+    start_servers,
     vacuum_database,
 )
 
@@ -205,10 +207,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 50, 200])
     parser.add_argument("--seconds", type=float, default=10.0)
-    args = parser.parse_args()
+    args = arguments(parser, {"clients": [2], "seconds": 1.5})
 
     prepare_database()
-    server, base = start_server("bench.echo_asgi:application")
+    [(server, base)] = start_servers("bench.echo_asgi:application")
     print(
         f"Daphne on {base}, PostgreSQL {without_password(DATABASE_URL)}, "
         f"{args.seconds:g} s per phase"

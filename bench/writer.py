@@ -4,8 +4,9 @@ Starts ``--games`` guest games, then writes ``--moves`` batches through ``game.l
 each holding the next move (a draw) of every game, and prints the median, mean and worst time per
 batch and per move. On PostgreSQL this is the statement the move path sends per batch, committed.
 
-    .venv/bin/python bench/writer.py [--games 50] [--moves 20]
+    .venv/bin/python bench/writer.py [--games 50] [--moves 20] [--smoke]
 
+``--smoke`` writes two batches of three games' moves.
 Uses the bench database (see ``bench/environment.py``), vacuumed and analysed first. Prints figures
 only; nothing here passes or fails.
 """
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import django
 
 from bench.environment import without_password
+from bench.options import arguments
 from bench.servers import DATABASE_URL, prepare_database, vacuum_database
 
 django.setup()
@@ -60,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20, help="batches (at most 23: the stock)")
-    args = parser.parse_args()
+    args = arguments(parser, {"games": 3, "moves": 2})
     prepare_database()
     key = secrets.token_hex(4)
     game_ids = [

@@ -1,19 +1,22 @@
 """Leaderboard reads at scale: every board's first and a deep page, and players' rank lookups.
 
-Fills a PostgreSQL database of its own (``tripeaks_leaderboard_bench``, dropped and made again)
-with finished games over many players: casual games over the last half year (a share of them this
-week) and ranked daily attempts over the last days, a few players banned. Games, attempts and the
-score tables are written with set-based SQL, the score tables as ``scores_record`` would have left
-them. Then it runs the real selectors (``leaderboard.selectors``) and prints, for each board page
-and for ``rank_of``, the p50 and p99 of the database's execution time (``EXPLAIN ANALYZE`` of the
-exact statements the selector sends) and of the selector's wall time, and the cost of recording a
-finished game (``scores_record``).
+Fills a PostgreSQL database of its own (``leaderboard_<the bench database>``, dropped and made
+again: see ``bench/environment.py``) with finished games over many players: casual games over the
+last half year (a share of them this week) and ranked daily attempts over the last days, a few
+players banned. Games, attempts and the score tables are written with set-based SQL, the score
+tables as ``scores_record`` would have left them; every column the fill does not name gets its
+default from the model, and a column without one stops the fill with its name, so that the fill
+cannot fall behind the models unnoticed (``bench/inserts.py``). Then it runs the real selectors
+(``leaderboard.selectors``) and prints, for each board page and for ``rank_of``, the p50 and p99 of
+the database's execution time (``EXPLAIN ANALYZE`` of the exact statements the selector sends) and
+of the selector's wall time, and the cost of recording a finished game (``scores_record``).
 
     .venv/bin/python bench/leaderboard.py [--games 1000000] [--players 100000] [--days 30]
-                                          [--samples 200] [--reuse]
+                                          [--samples 200] [--reuse] [--smoke]
 
-Needs PostgreSQL on 127.0.0.1:5432 (trust auth). ``--reuse`` times an existing fill. Prints
-figures only; nothing here passes or fails. Games have no move logs: no board reads them.
+Needs PostgreSQL. ``--reuse`` times an existing fill; ``--smoke`` fills 2,000 games over 200 players
+and times each figure 3 times. Prints figures only; nothing here passes or fails. Games have no move
+logs: no board reads them.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ import os
 import random
 import secrets
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -38,8 +40,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DATABASE_NAME = "tripeaks_leaderboard_bench"
-DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE_NAME}"
+from bench.environment import (  # noqa: E402
+    database_create,
+    database_name,
+    leaderboard_database_url,
+)
+from bench.options import arguments  # noqa: E402
+
+DATABASE_URL = leaderboard_database_url()
 os.environ.update(
     {
         "DATABASE_URL": DATABASE_URL,
@@ -55,11 +63,13 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from bench.inserts import insert_head  # noqa: E402
 from game.models import Game, Mode, Status  # noqa: E402
-from leaderboard.models import ALL_TIME, Daily  # noqa: E402
+from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally  # noqa: E402
 from leaderboard.selectors import (  # noqa: E402
     BOARD_DEPTH,
     PAGE_SIZE,
@@ -83,14 +93,6 @@ THIS_WEEK_SHARE = 0.1
 WON_SHARE, ABANDONED_SHARE, ASSISTED_SHARE = 0.3, 0.1, 0.1
 
 
-def psql(sql: str) -> None:
-    subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", sql],
-        check=True,
-        capture_output=True,
-    )
-
-
 @contextmanager
 def step(label: str) -> Iterator[None]:
     started = time.perf_counter()
@@ -98,17 +100,19 @@ def step(label: str) -> Iterator[None]:
     print(f"  {label}: {time.perf_counter() - started:.1f} s", flush=True)
 
 
-def execute(sql: str, params: list[Any] | None = None) -> None:
+def execute(statement: str, params: list[Any] | None = None) -> None:
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement, params)
 
 
 def fill(games: int, players: int, days: int) -> None:
     """Make the database and fill it: players, dailies, games, attempts, score tables."""
-    print(f"Filling {DATABASE_NAME}: {games:,} games, {players:,} players, {days} dailies")
+    print(
+        f"Filling {database_name(DATABASE_URL)}: {games:,} games, {players:,} players, "
+        f"{days} dailies"
+    )
     connection.close()
-    psql(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-    psql(f"CREATE DATABASE {DATABASE_NAME}")
+    database_create(DATABASE_URL, replace=True)
     with step("migrate"):
         call_command("migrate", verbosity=0)
     now = datetime.now(UTC)
@@ -129,13 +133,25 @@ def fill(games: int, players: int, days: int) -> None:
         for name, _ in indexes:
             execute(f'DROP INDEX "{name}"')
     with step("players"):
-        execute(
-            "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined)"
-            " SELECT '!', false, 'player' || lpad(i::text, 6, '0'), '', '', '', false,"
-            " random() >= %s, %s FROM generate_series(1, %s) AS i",
-            [BANNED_SHARE, now - timedelta(days=400), players],
+        insert, values = insert_head(
+            get_user_model(),
+            {
+                "password": "'!'",
+                "is_superuser": "false",
+                "username": "'player' || lpad(i::text, 6, '0')",
+                "first_name": "''",
+                "last_name": "''",
+                "email": "''",
+                "is_staff": "false",
+                "is_active": "random() >= %(banned)s",
+                "date_joined": "%(joined)s",
+            },
         )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"{insert} SELECT {values} FROM generate_series(1, %(players)s) AS i",
+                {"banned": BANNED_SHARE, "joined": now - timedelta(days=400), "players": players},
+            )
     with step("dailies"):
         for back in range(days):
             day = today - timedelta(days=back)
@@ -157,12 +173,23 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM leaderboard_daily AS d CROSS JOIN auth_user AS u WHERE random() < %s",
             [now, per_day],
         )
-        execute(_GAME_INSERT.format(source="bench_attempt", mode=f"'{Mode.DAILY.value}'"))
+        games_insert("bench_attempt", Mode.DAILY)
+        insert, values = insert_head(
+            DailyAttempt,
+            {
+                "daily_id": "a.daily_id",
+                "user_id": "a.user_id",
+                "game_id": "a.game_id",
+                "created_at": "g.started_at",
+                "score": "g.score",
+                "duration_ms": "g.duration_ms",
+                "finished_at": "g.finished_at",
+            },
+        )
         execute(
-            "INSERT INTO leaderboard_dailyattempt (daily_id, user_id, game_id, created_at,"
-            " score, duration_ms, finished_at)"
-            " SELECT a.daily_id, a.user_id, a.game_id, g.started_at, g.score, g.duration_ms,"
-            " g.finished_at FROM bench_attempt AS a JOIN game_game AS g ON g.id = a.game_id"
+            f"{insert} SELECT {values} FROM bench_attempt AS a JOIN game_game AS g"
+            " ON g.id = a.game_id",
+            [],
         )
     with step("casual games"):
         execute(
@@ -178,11 +205,13 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM generate_series(1, %s - (SELECT count(*) FROM bench_attempt))",
             [players, THIS_WEEK_SHARE, week_start, now, week_start, week_start, games],
         )
-        execute(_GAME_INSERT.format(source="bench_casual", mode=f"'{Mode.CASUAL.value}'"))
+        games_insert("bench_casual", Mode.CASUAL)
     with step("score tables (set-based, as scores_record leaves them)"):
         execute(_COUNTED)
-        execute(_BEST_FILL)
-        execute(_TALLY_FILL)
+        insert, values = insert_head(PlayerBest, {column: column for column in _BEST_COLUMNS})
+        execute(_BEST_FILL.format(insert=insert, values=values), [])
+        insert, values = insert_head(PlayerTally, _TALLY_VALUES)
+        execute(_TALLY_FILL.format(insert=insert, values=values), [])
     with step("build the secondary indexes again"):
         for _, definition in indexes:
             execute(definition)
@@ -204,20 +233,38 @@ def secondary_indexes() -> list[tuple[str, str]]:
         return list(cursor.fetchall())
 
 
-# Won games score more; a share is abandoned; a share used a hint (never a daily attempt).
-_GAME_INSERT = f"""
-INSERT INTO game_game (id, seed, variant, mode, owner_id, guest_key, status, score, cards_left,
-    move_count, assisted, started_at, last_move_at, finished_at, duration_ms, reveal_after)
-SELECT game_id, 'bench', 'tripeaks', {{mode}}, user_id, '',
-    CASE WHEN luck < {WON_SHARE} THEN 'won' WHEN luck < {WON_SHARE + ABANDONED_SHARE}
-        THEN 'abandoned' ELSE 'lost' END,
-    CASE WHEN luck < {WON_SHARE} THEN 800 + (random() * 1700)::int ELSE (random() * 900)::int END,
-    CASE WHEN luck < {WON_SHARE} THEN 0 ELSE 1 + (random() * 26)::int END,
-    40, {{mode}} = 'casual' AND random() < {ASSISTED_SHARE},
-    finished_at - duration_ms * interval '1 millisecond', finished_at, finished_at, duration_ms,
-    reveal_after
-FROM {{source}}
-"""
+def games_insert(source: str, mode: Mode) -> None:
+    """Insert a finished game for every row of the temporary table ``source``.
+
+    Won games score more; a share is abandoned; a share used a hint (never a daily attempt).
+    """
+    won, abandoned = WON_SHARE, WON_SHARE + ABANDONED_SHARE
+    insert, values = insert_head(
+        Game,
+        {
+            "id": "game_id",
+            "seed": "'bench'",
+            "variant": "'tripeaks'",
+            "mode": "%(mode)s",
+            "owner_id": "user_id",
+            "guest_key": "''",
+            "status": f"CASE WHEN luck < {won} THEN 'won' WHEN luck < {abandoned}"
+            " THEN 'abandoned' ELSE 'lost' END",
+            "score": f"CASE WHEN luck < {won} THEN 800 + (random() * 1700)::int"
+            " ELSE (random() * 900)::int END",
+            "cards_left": f"CASE WHEN luck < {won} THEN 0 ELSE 1 + (random() * 26)::int END",
+            "move_count": "40",
+            "assisted": f"%(mode)s = 'casual' AND random() < {ASSISTED_SHARE}",
+            "started_at": "finished_at - duration_ms * interval '1 millisecond'",
+            "last_move_at": "finished_at",
+            "finished_at": "finished_at",
+            "duration_ms": "duration_ms",
+            "reveal_after": "reveal_after",
+        },
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"{insert} SELECT {values} FROM {source}", {"mode": mode.value})
+
 
 # Every counted game once per board view it belongs to: all time and its week, the "all" view,
 # and the clean one when no hint was used.
@@ -229,24 +276,36 @@ FROM game_game AS g
 CROSS JOIN LATERAL (VALUES ('all'),
     (to_char(date_trunc('week', g.finished_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'))) AS p(period)
 CROSS JOIN LATERAL (SELECT false UNION ALL SELECT true WHERE NOT g.assisted) AS v(clean_only)
-WHERE g.owner_id IS NOT NULL AND g.status <> 'in_progress'
+WHERE g.owner_id IS NOT NULL AND g.status <> 'in_progress' AND NOT g.hidden
 """
 
+_BEST_COLUMNS = (
+    "user_id", "period", "clean_only", "game_id", "score", "duration_ms", "finished_at"
+)  # fmt: skip
 _BEST_FILL = """
-INSERT INTO leaderboard_playerbest (user_id, period, clean_only, game_id, score, duration_ms,
-    finished_at)
-SELECT DISTINCT ON (owner_id, period, clean_only)
-    owner_id, period, clean_only, id, score, duration_ms, finished_at
-FROM bench_counted
-ORDER BY owner_id, period, clean_only, score DESC, duration_ms, finished_at
+{insert}
+SELECT DISTINCT ON (user_id, period, clean_only) {values}
+FROM (SELECT owner_id AS user_id, period, clean_only, id AS game_id, score, duration_ms,
+    finished_at FROM bench_counted) AS counted
+ORDER BY user_id, period, clean_only, score DESC, duration_ms, finished_at
 """
 
 # Runs of wins are islands: in the order games ended, a win's place among all of the player's
 # games minus its place among their wins is the same along one run. The longest run (the first
 # to reach that length) and the run the last game belongs to give the two streaks.
+_TALLY_VALUES = {
+    "user_id": "t.owner_id",
+    "period": "t.period",
+    "clean_only": "t.clean_only",
+    "played": "t.played",
+    "won": "t.won",
+    "win_rate": "t.won * 1.0 / t.played",
+    "current_streak": "coalesce(c.length, 0)",
+    "longest_streak": "coalesce(l.length, 0)",
+    "longest_streak_at": "l.reached",
+}
 _TALLY_FILL = """
-INSERT INTO leaderboard_playertally (user_id, period, clean_only, played, won, win_rate,
-    current_streak, longest_streak, longest_streak_at)
+{insert}
 WITH ordered AS (
     SELECT owner_id, period, clean_only, won, finished_at,
         row_number() OVER (PARTITION BY owner_id, period, clean_only
@@ -266,8 +325,7 @@ WITH ordered AS (
     SELECT DISTINCT ON (owner_id, period, clean_only) owner_id, period, clean_only, length, reached
     FROM runs ORDER BY owner_id, period, clean_only, length DESC, reached
 )
-SELECT t.owner_id, t.period, t.clean_only, t.played, t.won, t.won * 1.0 / t.played,
-    coalesce(c.length, 0), coalesce(l.length, 0), l.reached
+SELECT {values}
 FROM totals AS t
 LEFT JOIN longest AS l USING (owner_id, period, clean_only)
 LEFT JOIN runs AS c ON (c.owner_id, c.period, c.clean_only, c.last_place)
@@ -409,7 +467,7 @@ def main() -> None:
         "--deep-page", type=int, default=BOARD_DEPTH // PAGE_SIZE, help="the deep page timed"
     )
     parser.add_argument("--reuse", action="store_true", help="time the existing fill")
-    args = parser.parse_args()
+    args = arguments(parser, {"games": 2000, "players": 200, "days": 3, "samples": 3})
     if not args.reuse:
         started = time.perf_counter()
         fill(args.games, args.players, args.days)

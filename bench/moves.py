@@ -16,11 +16,12 @@ The baselines (``bench/echo_asgi.py``):
   VIEW per answer), whose clients open a new socket after as many moves as the games just played
   took on average: what the protocol's shape costs before any game is played.
 
-    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10]
+    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--smoke]
 
-Needs PostgreSQL on 127.0.0.1:5432 (trust auth): it uses the database ``tripeaks_bench``, made
-and migrated on first use, and vacuumed and analysed before each move phase (as autovacuum would
-keep it). Prints figures only; nothing here passes or fails.
+Needs PostgreSQL: it uses the bench database (see ``bench/environment.py``), made and migrated on
+first use, and vacuumed and analysed before each move phase (as autovacuum would keep it).
+``--smoke`` runs two clients for 1.5 s per phase (long enough for a game to end). Prints figures
+only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ import django
 import websockets
 from websockets.typing import Origin
 
+from bench.environment import without_password
+from bench.options import arguments
+from bench.processes import process_stop
 from bench.servers import (
     DATABASE_URL,
     autovacuum_on,
     prepare_database,
-    start_server,
-    stop_server,
+    start_servers,
     vacuum_database,
 )
 
@@ -204,11 +207,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 50, 200])
     parser.add_argument("--seconds", type=float, default=10.0)
-    args = parser.parse_args()
+    args = arguments(parser, {"clients": [2], "seconds": 1.5})
 
     prepare_database()
-    server, base = start_server("bench.echo_asgi:application")
-    print(f"Daphne on {base}, PostgreSQL {DATABASE_URL}, {args.seconds:g} s per phase")
+    [(server, base)] = start_servers("bench.echo_asgi:application")
+    print(
+        f"Daphne on {base}, PostgreSQL {without_password(DATABASE_URL)}, "
+        f"{args.seconds:g} s per phase"
+    )
     print(f"autovacuum is {'on' if autovacuum_on() else 'off'}; the database is vacuumed and "
           "analysed before each move phase")  # fmt: skip
     print(f"{'N':>5} {'baseline':>8} {'/s':>7} {'p50':>8} {'p99':>8} {'moves/s':>8} {'p50':>8} "
@@ -235,7 +241,7 @@ def main() -> None:
             print(f"{'':>5} (a game took {floor_game} moves on average; the floor's clients "
                   "made as many on each socket)")  # fmt: skip
     finally:
-        stop_server(server)
+        process_stop(server)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ of the other seven racers has its ``progress`` frame. Run once with one Daphne p
 in-process channel layer), then with two processes sharing PostgreSQL and Redis, racers of every
 room split between them.
 
-    .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25]
+    .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25] [--smoke]
 
-Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to override).
-Prints figures only; nothing here passes or fails.
+Needs PostgreSQL and Redis: the bench database and Redis server of ``bench/environment.py``.
+``--smoke`` runs one room for a second, a move every 0.1 s. Prints figures only; nothing here
+passes or fails.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
-from bench.servers import REDIS_URL, prepare_database, start_server, stop_server, vacuum_database
+from bench.options import arguments
+from bench.processes import process_stop
+from bench.servers import REDIS_URL, prepare_database, start_servers, vacuum_database
 
 django.setup()
 
@@ -46,9 +49,9 @@ from races.models import MAX_RACERS, Entry  # noqa: E402
 
 SITE = "tripeaks_site.asgi:application"
 TIMEOUT = 30.0
-SETTLE_SECONDS = 3.0
-"""Time for every racer to sit in their room before the races start, as players do before the
-host starts (their arrivals are not what is measured)."""
+DEPARTURE_SECONDS = 1.0
+"""Time for the servers to take the racers' departures before they are stopped: a Daphne stopped
+while it is doing so hangs until it is killed, ten seconds later."""
 
 
 @dataclass
@@ -163,16 +166,18 @@ async def race(
         await board.close()
 
 
-async def drive(bases: list[str], racers: list[Racer], seconds: float, pace: float) -> Timings:
-    """Seat everyone in their rooms (racers of a room alternate between the processes), wait a
-    moment for the rooms to settle, start the races, and time the moves."""
+async def drive(
+    bases: list[str], racers: list[Racer], seconds: float, pace: float, settle: float
+) -> Timings:
+    """Seat everyone in their rooms (racers of a room alternate between the processes), wait
+    ``settle`` seconds for the rooms to settle, start the races, and time the moves."""
     timings = Timings()
     started = asyncio.Event()
     racing = [
         asyncio.create_task(race(bases[i % len(bases)], racer, started, seconds, pace, timings))
         for i, racer in enumerate(racers)
     ]
-    await asyncio.sleep(SETTLE_SECONDS)
+    await asyncio.sleep(settle)
     await asyncio.to_thread(races_start, racers)
     started.set()
     await asyncio.gather(*racing)
@@ -183,15 +188,16 @@ def percentile(ordered: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def run(label: str, processes: int, rooms: int, seconds: float, pace: float) -> None:
+def run(label: str, processes: int, rooms: int, seconds: float, pace: float, settle: float) -> None:
     extra_env = {"REDIS_URL": REDIS_URL} if processes > 1 else {}
-    servers = [start_server(SITE, extra_env=extra_env) for _ in range(processes)]
+    servers = start_servers(SITE, processes, extra_env=extra_env)
     try:
         racers = rooms_seated(rooms, f"{time.time_ns()}-{processes}")
-        timings = asyncio.run(drive([base for _, base in servers], racers, seconds, pace))
+        timings = asyncio.run(drive([base for _, base in servers], racers, seconds, pace, settle))
+        time.sleep(DEPARTURE_SECONDS)
     finally:
         for server, _ in servers:
-            stop_server(server)
+            process_stop(server)
     delays = sorted(timings.delays())
     if not delays:
         print(f"{label:>13} {rooms:>5}  no move reached every racer")
@@ -208,15 +214,22 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, nargs="+", default=[1, 5, 10])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--pace", type=float, default=0.25, help="seconds between a racer's moves")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=3.0,
+        help="seconds for every racer to sit in their room before the races start, as players "
+        "do before the host starts (their arrivals are not what is measured)",
+    )
+    args = arguments(parser, {"rooms": [1], "seconds": 1.0, "pace": 0.1, "settle": 0.5})
     prepare_database()
     print(f"{args.seconds:g} s per run, a move every {args.pace:g} s per racer")
     print(f"{'processes':>13} {'rooms':>5} {'racers':>6} {'moves':>7} {'p50':>9} {'p99':>9}")
     for rooms in args.rooms:
         vacuum_database()
-        run("1", 1, rooms, args.seconds, args.pace)
+        run("1", 1, rooms, args.seconds, args.pace, args.settle)
         vacuum_database()
-        run("2 (Redis)", 2, rooms, args.seconds, args.pace)
+        run("2 (Redis)", 2, rooms, args.seconds, args.pace, args.settle)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Daphne servers for the benchmarks that drive real websockets (moves.py, races.py).
 
 Import this module before Django is set up: it points the bench process and its servers at the
-bench database (``BENCH_DATABASE_URL``, by default ``tripeaks_bench`` on the local PostgreSQL),
-with production settings (DEBUG off) and rate limits out of the way.
+bench database (see ``bench/environment.py``), with production settings (DEBUG off) and rate
+limits out of the way.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DATABASE_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks_bench"
-)
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+from bench.environment import bench_database_url, database_create, redis_url  # noqa: E402
+from bench.processes import process_stop  # noqa: E402
+
+DATABASE_URL = bench_database_url()
+REDIS_URL = redis_url()
 SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "DEBUG": "0",
@@ -40,10 +41,7 @@ def prepare_database() -> None:
     """Create the bench database if it is missing, and migrate it (Django must be set up)."""
     from django.core.management import call_command
 
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    subprocess.run(
-        ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, check=False
-    )
+    database_create(DATABASE_URL, replace=False)
     call_command("migrate", verbosity=0)
 
 
@@ -75,33 +73,40 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(
-    application: str, *, extra_env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[bytes], str]:
-    """Start Daphne serving ``application`` on a free loopback port; return it, and its base URL."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-         application],
-        cwd=ROOT,
-        env=os.environ | SERVER_ENV | (extra_env or {}),
-    )  # fmt: skip
+def start_servers(
+    application: str, count: int = 1, *, extra_env: dict[str, str] | None = None
+) -> list[tuple[subprocess.Popen[bytes], str]]:
+    """Start ``count`` Daphne processes serving ``application``, each on a free loopback port, all
+    at once; return each, and its base URL, once all of them listen."""
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+             application],
+            cwd=ROOT,
+            env=os.environ | SERVER_ENV | (extra_env or {}),
+        )  # fmt: skip
+        servers.append((server, port))
+    try:
+        for server, port in servers:
+            wait_for_port(server, port)
+    except SystemExit:
+        for server, _ in servers:
+            process_stop(server)
+        raise
+    return [(server, f"ws://127.0.0.1:{port}") for server, port in servers]
+
+
+def wait_for_port(server: subprocess.Popen[bytes], port: int) -> None:
+    """Return once ``server`` accepts connections on ``port``; leave if it dies or never does."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"Daphne exited with status {server.returncode}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server, f"ws://127.0.0.1:{port}"
+            return
         except OSError:
             time.sleep(0.1)
-    server.kill()
     raise SystemExit("Daphne did not start")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """Stop Daphne; kill it if it has not gone within ten seconds."""
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()

@@ -1,6 +1,7 @@
 """Benchmark the solver on consecutive seeds of each variant.
 
     .venv/bin/python bench/solver.py N [--start S] [--skip-par]
+    .venv/bin/python bench/solver.py --smoke
 
 For each variant it solves the deals of seeds S, S+1, …, S+N-1 and prints the win rate, the mean
 par, and the median, 95th percentile and maximum of the time and peak memory of both searches. Each
@@ -28,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.options import arguments
 from game.engine.deal import Deal
 from game.engine.solver import find_par, solve
 from game.engine.variants import Variant
@@ -142,10 +144,14 @@ def report(name: str, runs: list[Run]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("count", type=int, metavar="N", help="how many seeds of each variant")
+    parser.add_argument(
+        "count", type=int, nargs="?", metavar="N", help="how many seeds of each variant"
+    )
     parser.add_argument("--start", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--skip-par", action="store_true", help="time winnability only")
-    args = parser.parse_args(argv)
+    args = arguments(parser, {"count": 3}, argv)
+    if args.count is None:
+        parser.error("N is required (or --smoke)")
     seeds = range(args.start, args.start + args.count)
     print(
         f"seeds {seeds.start}..{seeds.stop - 1}; Python {platform.python_version()}, "

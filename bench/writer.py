@@ -4,9 +4,10 @@ Starts ``--games`` guest games, then writes ``--moves`` batches through ``game.l
 each holding the next move (a draw) of every game, and prints the median, mean and worst time per
 batch and per move. On PostgreSQL this is the statement the move path sends per batch, committed.
 
-    .venv/bin/python bench/writer.py [--games 50] [--moves 20]
+    .venv/bin/python bench/writer.py [--games 50] [--moves 20] [--smoke]
 
-Uses the bench database (see ``bench/servers.py``), vacuumed and analysed first. Prints figures
+``--smoke`` writes two batches of three games' moves.
+Uses the bench database (see ``bench/environment.py``), vacuumed and analysed first. Prints figures
 only; nothing here passes or fails.
 """
 
@@ -24,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import django
 
+from bench.environment import without_password
+from bench.options import arguments
 from bench.servers import DATABASE_URL, prepare_database, vacuum_database
 
 django.setup()
@@ -59,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20, help="batches (at most 23: the stock)")
-    args = parser.parse_args()
+    args = arguments(parser, {"games": 3, "moves": 2})
     prepare_database()
     key = secrets.token_hex(4)
     game_ids = [
@@ -76,7 +79,9 @@ def main() -> None:
         if any(result is not None for result in results):
             raise SystemExit(f"a move was refused: {results}")
     median, mean, worst = statistics.median(times), statistics.mean(times), max(times)
-    print(f"PostgreSQL {DATABASE_URL}: {len(times)} batches of {args.games} moves")
+    print(
+        f"PostgreSQL {without_password(DATABASE_URL)}: {len(times)} batches of {args.games} moves"
+    )
     print(f"per batch: median {median * 1e3:.2f} ms, mean {mean * 1e3:.2f} ms, ", end="")
     print(f"worst {worst * 1e3:.2f} ms")
     print(f"per move (median batch): {median / args.games * 1e6:.0f} µs")

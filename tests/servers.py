@@ -18,6 +18,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from bench.processes import process_stop
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 SERVER_START_TIMEOUT = 30.0
@@ -95,12 +97,7 @@ def daphne_server(log_dir: Path) -> Iterator[str]:
         yield f"http://{HOST}:{port}"
     finally:
         # Before the test database is dropped: PostgreSQL refuses while the server is connected.
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        process_stop(process)
 
 
 SERVER_QUIET_TIMEOUT = 5.0

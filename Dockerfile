@@ -14,7 +14,8 @@ WORKDIR /srv/app
 # (and puts the same packages in site-packages, unused while /srv/app comes first).
 COPY . .
 
-# collectstatic with the production settings the containers run with (the key signs nothing here).
+# collectstatic with the production settings the containers run with (the key signs nothing
+# here): hashed names, rewritten imports and .gz copies in /srv/static (tripeaks_site/storage.py).
 RUN pip install . \
     && useradd --system --home /srv/app tripeaks \
     && DEBUG=0 SECRET_KEY=collectstatic-signs-nothing python manage.py collectstatic --noinput

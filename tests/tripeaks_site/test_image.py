@@ -278,8 +278,10 @@ def test_the_build_installs_the_project_and_collects_static(
     assert "pip install ." in steps
     assert any("DEBUG=0" in s and s.endswith("manage.py collectstatic --noinput") for s in steps)
     static_root = Path(replay.env["STATIC_ROOT"])
-    collected = (static_root / "js" / "game.js").read_bytes()
-    assert collected == (ROOT / "static" / "js" / "game.js").read_bytes()
+    manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
+    hashed = static_root / manifest["js/game.js"]
+    assert hashed.name != "game.js"
+    assert (static_root / f"{manifest['js/game.js']}.gz").is_file()
 
 
 def test_production_settings_pass_the_deploy_check(replay: Replay) -> None:

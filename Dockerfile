@@ -8,18 +8,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv/app
 
-COPY pyproject.toml README.md ./
-COPY tripeaks_site ./tripeaks_site
-COPY game ./game
-COPY accounts ./accounts
-COPY leaderboard ./leaderboard
-COPY templates ./templates
-COPY static ./static
-COPY manage.py ./
+# The whole project but what .dockerignore keeps out (tests, benches, caches, local databases).
+# The site runs from this copy: manage.py and Daphne put /srv/app first on the import path, and
+# templates and static files are read from here. `pip install .` brings the pinned dependencies
+# (and puts the same packages in site-packages, unused while /srv/app comes first).
+COPY . .
 
+# collectstatic with the production settings the containers run with (the key signs nothing
+# here): hashed names, rewritten imports and .gz copies in /srv/static (tripeaks_site/storage.py).
 RUN pip install . \
     && useradd --system --home /srv/app tripeaks \
-    && DEBUG=1 python manage.py collectstatic --noinput
+    && DEBUG=0 SECRET_KEY=collectstatic-signs-nothing python manage.py collectstatic --noinput
 
 USER tripeaks
 EXPOSE 8000

@@ -5,7 +5,7 @@ import os
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-for-any-real-site")
 
 from tripeaks_site.settings import *  # noqa: F403
-from tripeaks_site.settings import BASE_DIR, DATABASES
+from tripeaks_site.settings import BASE_DIR, DATABASES, STORAGES
 
 # Hashing passwords slowly protects real accounts; test accounts only slow the suite.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -15,6 +15,13 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
+
+# Pages link the plain static names: the suite runs with DEBUG off but without collectstatic, so
+# there is no manifest of hashed names (tests/tripeaks_site/test_static.py runs the real storage).
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 
 # A SQLite test database lives in a file, so that a Daphne process started by the browser tests
 # can share it with the test process. (PostgreSQL test databases are shared by nature.)

@@ -45,7 +45,6 @@ from websockets.typing import Origin
 
 from bench.environment import without_password
 from bench.options import arguments
-from bench.processes import process_stop
 from bench.servers import (
     DATABASE_URL,
     autovacuum_on,
@@ -53,6 +52,7 @@ from bench.servers import (
     start_servers,
     vacuum_database,
 )
+from deploy.processes import stop_process
 
 django.setup()
 
@@ -241,7 +241,7 @@ def main() -> None:
             print(f"{'':>5} (a game took {floor_game} moves on average; the floor's clients "
                   "made as many on each socket)")  # fmt: skip
     finally:
-        process_stop(server)
+        stop_process(server)
 
 
 if __name__ == "__main__":

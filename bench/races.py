@@ -34,8 +34,8 @@ from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
 from bench.options import arguments
-from bench.processes import process_stop
 from bench.servers import REDIS_URL, prepare_database, start_servers, vacuum_database
+from deploy.processes import stop_process
 
 django.setup()
 
@@ -197,7 +197,7 @@ def run(label: str, processes: int, rooms: int, seconds: float, pace: float, set
         time.sleep(DEPARTURE_SECONDS)
     finally:
         for server, _ in servers:
-            process_stop(server)
+            stop_process(server)
     delays = sorted(timings.delays())
     if not delays:
         print(f"{label:>13} {rooms:>5}  no move reached every racer")

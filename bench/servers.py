@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.environment import bench_database_url, database_create, redis_url  # noqa: E402
-from bench.processes import process_stop  # noqa: E402
+from deploy.processes import ProcessError, free_port, spawn, stop_process, wait_for_port  # noqa: E402
 
 DATABASE_URL = bench_database_url()
 REDIS_URL = redis_url()
@@ -67,12 +65,6 @@ def autovacuum_on() -> bool:
         return bool(cursor.fetchone()[0] == "on")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def start_servers(
     application: str, count: int = 1, *, extra_env: dict[str, str] | None = None
 ) -> list[tuple[subprocess.Popen[bytes], str]]:
@@ -81,32 +73,14 @@ def start_servers(
     servers = []
     for _ in range(count):
         port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-             application],
-            cwd=ROOT,
-            env=os.environ | SERVER_ENV | (extra_env or {}),
-        )  # fmt: skip
-        servers.append((server, port))
+        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+                   application]  # fmt: skip
+        servers.append((spawn(command, env=os.environ | SERVER_ENV | (extra_env or {})), port))
     try:
         for server, port in servers:
             wait_for_port(server, port)
-    except SystemExit:
+    except ProcessError as error:
         for server, _ in servers:
-            process_stop(server)
-        raise
+            stop_process(server)
+        raise SystemExit(f"Daphne did not start: {error}") from None
     return [(server, f"ws://127.0.0.1:{port}") for server, port in servers]
-
-
-def wait_for_port(server: subprocess.Popen[bytes], port: int) -> None:
-    """Return once ``server`` accepts connections on ``port``; leave if it dies or never does."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"Daphne exited with status {server.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("Daphne did not start")

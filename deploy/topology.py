@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,82 +35,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-ROOT: Final = Path(__file__).resolve().parent.parent
-HOST: Final = "127.0.0.1"
-START_TIMEOUT: Final = 30.0
-STOP_TIMEOUT: Final = 10.0
+from deploy.processes import (
+    HOST,
+    ROOT,
+    START_TIMEOUT,
+    STOP_TIMEOUT,
+    ProcessError,
+    free_port,
+    log_tail,
+    spawn,
+    stop_process,
+    wait_for_port,
+)
+
 NGINX: Final = "/usr/sbin/nginx"
 POSTGRES_BIN: Final = Path("/usr/lib/postgresql")
-
-
-class TopologyError(RuntimeError):
-    """A part of the topology did not start, with its log."""
-
-
-def free_port() -> int:
-    """A TCP port on HOST that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def port_open(port: int) -> bool:
-    try:
-        with socket.create_connection((HOST, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def wait_for_port(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    """Return once ``process`` listens on ``port``; raise TopologyError with its log if it dies
-    or never does."""
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise TopologyError(
-                f"{process.args!r} exited with status {process.returncode}:\n{log_tail(log)}"
-            )
-        if port_open(port):
-            return
-        time.sleep(0.05)
-    process.kill()
-    process.wait()
-    raise TopologyError(f"{process.args!r} did not listen on {port}:\n{log_tail(log)}")
-
-
-def log_tail(log: Path, lines: int = 60) -> str:
-    if not log.exists():
-        return "(no log)"
-    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
-
-
-def stop_process(process: subprocess.Popen[bytes], *, timeout: float = STOP_TIMEOUT) -> None:
-    """Ask a process to stop (SIGTERM); kill it if it has not gone within ``timeout`` seconds."""
-    if process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def spawn(
-    command: list[str], *, log: Path, env: Mapping[str, str] | None = None, cwd: Path = ROOT
-) -> subprocess.Popen[bytes]:
-    """Start ``command`` with its output appended to ``log``."""
-    with log.open("ab") as output:
-        return subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=dict(env) if env is not None else None,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
 
 
 def image_command() -> list[str]:
@@ -119,7 +57,7 @@ def image_command() -> list[str]:
     dockerfile = (ROOT / "Dockerfile").read_text()
     found = re.search(r"^CMD (\[.*?\])\s*$", dockerfile, re.S | re.M)
     if found is None:
-        raise TopologyError("The Dockerfile has no CMD in exec form")
+        raise ProcessError("The Dockerfile has no CMD in exec form")
     command: list[str] = json.loads(found.group(1).replace("\\\n", " "))
     return command
 
@@ -273,7 +211,7 @@ class PrivatePostgres:
             if ready.returncode == 0:
                 return
             time.sleep(0.1)
-        raise TopologyError(f"PostgreSQL on {self.port} did not become ready")
+        raise ProcessError(f"PostgreSQL on {self.port} did not become ready")
 
     def stop(self) -> None:
         """A fast shutdown (SIGINT): connections are cut, as when the server is restarted."""
@@ -354,7 +292,7 @@ def nginx_site(
     config = (ROOT / "deploy" / "nginx.conf").read_text()
     servers = re.findall(r"server (web\d+):8000", config)
     if len(servers) != len(web_ports):
-        raise TopologyError(f"nginx.conf names {len(servers)} web processes, not {len(web_ports)}")
+        raise ProcessError(f"nginx.conf names {len(servers)} web processes, not {len(web_ports)}")
     for name, port in zip(servers, web_ports, strict=True):
         config = config.replace(f"server {name}:8000", f"server {HOST}:{port}")
     replacements = {
@@ -367,7 +305,7 @@ def nginx_site(
     }
     for old, new in replacements.items():
         if old not in config:
-            raise TopologyError(f"nginx.conf no longer has {old!r}: update deploy/topology.py")
+            raise ProcessError(f"nginx.conf no longer has {old!r}: update deploy/topology.py")
         config = config.replace(old, new)
     return config
 

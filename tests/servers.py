@@ -6,8 +6,6 @@ database that pytest-django created, so a test must commit what the server is to
 """
 
 import os
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -15,24 +13,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import pytest
 from django.db import connection
 
-from bench.processes import process_stop
+from deploy.processes import HOST, free_port, spawn, stop_process, wait_for_port
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
-SERVER_START_TIMEOUT = 30.0
 # The limits `make run` gives Daphne (see the Makefile).
 DAPHNE_LIMITS = ["--websocket-max-message-size", "16384", "--websocket-max-frame-size", "16384"]
-
-
-def free_port() -> int:
-    """A TCP port on HOST that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def shared_database_url() -> str:
@@ -44,30 +30,6 @@ def shared_database_url() -> str:
     # Same server, credentials and options as the configured database; only the name differs.
     configured = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(configured._replace(path=f"/{name}"))
-
-
-def wait_for_port(process: subprocess.Popen[bytes], port: int, log_path: Path) -> None:
-    """Return once the server accepts connections; fail with its log if it dies or never does."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"Daphne exited with status {process.returncode} before listening on port {port}."
-                f"\n--- server log ---\n{log_path.read_text(errors='replace')}",
-                pytrace=False,
-            )
-        try:
-            with socket.create_connection((HOST, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    process.wait()
-    pytest.fail(
-        f"Daphne did not listen on port {port} within {SERVER_START_TIMEOUT:.0f} s."
-        f"\n--- server log ---\n{log_path.read_text(errors='replace')}",
-        pytrace=False,
-    )
 
 
 @contextmanager
@@ -88,16 +50,13 @@ def daphne_server(log_dir: Path) -> Iterator[str]:
         sys.executable, "-m", "daphne", "--bind", HOST, "--port", str(port), *DAPHNE_LIMITS,
         "tripeaks_site.asgi:application",
     ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+    process = spawn(command, log=log_path, env=env)
     try:
         wait_for_port(process, port, log_path)
         yield f"http://{HOST}:{port}"
     finally:
         # Before the test database is dropped: PostgreSQL refuses while the server is connected.
-        process_stop(process)
+        stop_process(process)
 
 
 SERVER_QUIET_TIMEOUT = 5.0

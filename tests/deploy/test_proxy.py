@@ -2,7 +2,9 @@
 websocket upgrade, and headers a client cannot forge."""
 
 import asyncio
+import gzip
 import json
+import re
 import time
 
 import pytest
@@ -143,3 +145,21 @@ def test_two_tabs_on_the_two_processes_see_each_others_moves(topology: Topology)
     assert set(topology.upstreams(f"/ws/games/{game.id}/")) == {web.port for web in topology.webs}
     state = GameState.replay(Deal.from_seed("1"), Variant.TRIPEAKS, ["draw"])
     assert Game.objects.get(id=game.id).move_count == state.seq
+
+
+def test_static_files_are_hashed_compressed_and_cached_for_a_year(topology: Topology) -> None:
+    """A page links its scripts by hashed name; nginx serves the compressed copy collectstatic
+    made, cached for good, and a plain name for an hour."""
+    visitor = Visitor(topology)
+    page = visitor.get("/rules/").text
+    stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page)
+    assert stylesheet is not None, page[:2000]
+    hashed = visitor.get(stylesheet.group(1), headers={"Accept-Encoding": "gzip"})
+    assert hashed.status == 200
+    assert hashed.headers["Content-Encoding"] == "gzip"
+    assert hashed.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    original = (topology.static_root / "css" / "site.css").read_bytes()
+    assert gzip.decompress(hashed.body) == original
+    plain = visitor.get("/static/css/site.css")
+    assert plain.headers["Cache-Control"] == "public, max-age=3600"
+    assert plain.body == original

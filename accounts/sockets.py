@@ -7,9 +7,8 @@ then reaches every such socket of that player, on every process sharing the chan
 
 from typing import Any
 
-from channels.layers import get_channel_layer
-
-from tripeaks_site.sockets import CLOSE_BANNED, JsonSocket
+from core.broadcast import group_send
+from core.sockets import CLOSE_BANNED, JsonSocket
 
 
 def player_group_name(user_id: int) -> str:
@@ -45,6 +44,4 @@ class PlayerSocket(JsonSocket):
 
 async def player_sockets_close(user_id: int) -> None:
     """Close every websocket ``user_id`` has open, on every process."""
-    layer = get_channel_layer()
-    if layer is not None:
-        await layer.group_send(player_group_name(user_id), {"type": "player.banned"})
+    await group_send(player_group_name(user_id), {"type": "player.banned"})

@@ -26,12 +26,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from core.sockets import JsonSocket, websocket_stack  # noqa: E402
 from game.engine import Deal, GameState, Variant  # noqa: E402
 from game.live import LiveGame  # noqa: E402
 from game.protocol import parse_client_message  # noqa: E402
 from game.selectors import game_view  # noqa: E402
 from tripeaks_site.asgi import application as site  # noqa: E402
-from tripeaks_site.sockets import JsonSocket, websocket_stack  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -6,6 +6,8 @@ from typing import Any
 from django.conf import settings
 
 from accounts.sockets import PlayerSocket
+from core.layers import SKIP_CHANNEL
+from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER
 from game import services
 from game.players import Player, player_for_scope
 from game.protocol import (
@@ -17,8 +19,6 @@ from game.protocol import (
     TokenBucket,
     parse_client_message,
 )
-from tripeaks_site.layers import SKIP_CHANNEL
-from tripeaks_site.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER
 
 
 class GameConsumer(PlayerSocket):

@@ -30,10 +30,10 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 
+from core.outages import DATABASE, DatabaseUnavailable, database_unavailable
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
 from leaderboard.services import scores_record
-from tripeaks_site.outages import DATABASE, DatabaseUnavailable, database_unavailable
 
 T = TypeVar("T")
 
@@ -65,6 +65,8 @@ class LiveGame:
     reveal_after: datetime | None
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The last broadcast of the game's state, which the next one waits for (they keep their order).
+    broadcast: asyncio.Task[None] | None = None
     # Set by a service call that has just read the game from the database, for the length of the
     # call: within it there is nothing newer to ask the database for.
     just_loaded: bool = False

@@ -16,12 +16,12 @@ from typing import Any, Final
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from core.outages import DatabaseUnavailable
 from game import analysis_worker, events
 from game.analysis_worker import Verdict
 from game.live import DatabaseThread, LiveGame, replay_log
 from game.models import DealPar, Game, GameAnalysis, Status
 from game.selectors import analysis_before_reveal, reveal_due
-from tripeaks_site.outages import DatabaseUnavailable
 
 logger = logging.getLogger(__name__)
 MAX_WAITING_ANALYSES: Final = 64

@@ -16,6 +16,9 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
+from core.broadcast import group_send, in_background
+from core.layers import SKIP_CHANNEL
+from core.outages import DatabaseUnavailable
 from game import events
 from game.engine import (
     Deal,
@@ -35,9 +38,6 @@ from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
 from leaderboard.services import scores_record
-from tripeaks_site.broadcast import group_send, in_background
-from tripeaks_site.layers import SKIP_CHANNEL
-from tripeaks_site.outages import DatabaseUnavailable
 
 View = dict[str, Any]
 
@@ -310,10 +310,15 @@ def publish(live: LiveGame, view: View, *, answered: str | None = None) -> None:
     channel that gets it as its answer), then tell the apps that listen for changes (races).
 
     In the background: the caller's answer never waits for the channel layer, and a broadcast
-    that fails costs the others a moment's staleness, never the move (``tripeaks_site.broadcast``).
+    that fails costs the others a moment's staleness, never the move (``core.broadcast``).
+    A game's broadcasts go out one after the other, in the order of its states.
     """
     message = {"type": "game.update", "game": view, SKIP_CHANNEL: answered}
-    in_background(_broadcast(live, view, message), f"The broadcast of game {live.game_id}")
+    live.broadcast = in_background(
+        _broadcast(live, view, message),
+        f"The broadcast of game {live.game_id}",
+        after=live.broadcast,
+    )
 
 
 async def _broadcast(live: LiveGame, view: View, message: dict[str, Any]) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from core.sockets import CLOSE_NOT_FOUND, JsonSocket
 from leaderboard.models import Daily, daily_group_name
 from leaderboard.selectors import daily_board_snapshot
-from tripeaks_site.sockets import CLOSE_NOT_FOUND, JsonSocket
 
 
 def _snapshot(day: date) -> dict[str, Any] | None:

@@ -14,13 +14,12 @@ from functools import partial
 from hashlib import sha256
 from typing import Any, Final
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
+from core.broadcast import group_send_soon
 from game.analysis_worker import deal_verdict
 from game.engine import Deal
 from game.engine import Variant as EngineVariant
@@ -399,15 +398,13 @@ _DAY_RESULT_FIELDS: Final = ("score", "duration_ms", "finished_at")
 def daily_board_announce(daily_id: int) -> None:
     """Push a day's board, first page, to everyone watching it (run once the result committed).
 
-    Called in a plain thread (the move path's database thread), where ``async_to_sync`` is
-    allowed; from the live-game thread it runs the send on the thread's event loop.
+    Called in the move writer's database thread: the send goes out in the background, and the
+    moves of the batch are answered without waiting for it.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
     daily = Daily.objects.get(id=daily_id)
-    event = {"type": "board.update", "board": daily_board_snapshot(daily)}
-    async_to_sync(layer.group_send)(daily.group_name, event)
+    group_send_soon(
+        daily.group_name, {"type": "board.update", "board": daily_board_snapshot(daily)}
+    )
 
 
 # Upserts in SQL that PostgreSQL and SQLite both speak (INSERT … ON CONFLICT … DO UPDATE): the ORM

@@ -14,11 +14,11 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
 from accounts.sockets import PlayerSocket
+from core.sockets import CLOSE_NOT_FOUND
 from game.protocol import ProtocolError, TokenBucket
 from races import live, selectors, services
 from races.models import room_group_name
 from races.protocol import SOCKET_BURST, SOCKET_RATE, Command, parse_room_message
-from tripeaks_site.sockets import CLOSE_NOT_FOUND
 
 DEADLINE_JITTER_S = 0.5
 """Sockets of one room wake at a deadline within this spread, so that not all check at once."""

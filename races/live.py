@@ -13,9 +13,9 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from core.broadcast import group_send
 from game import events
 from game.live import LiveGame, live_games
 from game.models import Mode
@@ -62,11 +62,7 @@ async def race_game_changed(live: LiveGame, view: dict[str, Any]) -> None:
         "player": race.player,
         **selectors.progress_of_view(view, status=status),
     }
-    layer = get_channel_layer()
-    if layer is not None:
-        await layer.group_send(
-            room_group_name(race.code), {"type": "race.progress", "progress": progress}
-        )
+    await group_send(room_group_name(race.code), {"type": "race.progress", "progress": progress})
     if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
         check_soon(race.code)
 

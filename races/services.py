@@ -16,14 +16,13 @@ from functools import partial
 from itertools import groupby
 from typing import Final
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.broadcast import group_send_soon
 from game.engine import Variant as EngineVariant
 from game.live import load_live_game
 from game.models import Game, Mode, Status
@@ -366,9 +365,8 @@ def racer_presence(*, code: str, user_id: int, delta: int) -> bool:
 
 def room_announce(code: str) -> None:
     """Push a room's snapshot to every socket on its page (run once the change is committed)."""
-    layer = get_channel_layer()
     room = room_for_code(code)
-    if layer is None or room is None:
+    if room is None:
         return
     snapshot = room_snapshot(room)
     event = {
@@ -377,7 +375,7 @@ def room_announce(code: str) -> None:
         "games": {str(user_id): game for user_id, game in snapshot.games.items()},
         "deadline": snapshot.deadline,
     }
-    async_to_sync(layer.group_send)(room_group_name(code), event)
+    group_send_soon(room_group_name(code), event)
 
 
 def games_announce(game_ids: list[uuid.UUID]) -> None:
@@ -386,10 +384,6 @@ def games_announce(game_ids: list[uuid.UUID]) -> None:
     A process's cached copy of such a game learns of it at its next move, when the database
     refuses the move and the game is read again.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for game_id in game_ids:
         live = load_live_game(game_id)
-        event = {"type": "game.update", "game": game_view(live)}
-        async_to_sync(layer.group_send)(live.group_name, event)
+        group_send_soon(live.group_name, {"type": "game.update", "game": game_view(live)})

@@ -12,11 +12,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from core.sockets import websocket_stack  # noqa: E402
 from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
 from races.routing import websocket_urlpatterns as race_websockets  # noqa: E402
 from spectate.routing import websocket_urlpatterns as spectate_websockets  # noqa: E402
-from tripeaks_site.sockets import websocket_stack  # noqa: E402
 
 websocket_routes = [
     *game_websockets,

@@ -160,17 +160,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and cache: Redis when REDIS_URL is set, process-local otherwise. The channel layer
-# is channels_redis' pub/sub one: a group message is one PUBLISH whatever the group's size, and each
-# process receives on one subscription (measured by bench/races.py: two processes, ten rooms of
-# eight racers, the core layer's p50 was 200 ms, this one's 9 ms). Every broadcast of the site is a
-# snapshot that a client can ask for again (``sync``), so at-most-once delivery is enough.
+# speaks Redis pub/sub as channels_redis' pub/sub layer does: a group message is one PUBLISH
+# whatever the group's size, and each process receives on one subscription (bench/races.py, two
+# processes, ten rooms of eight racers: channels_redis' core layer's p50 was 200 ms, pub/sub's 9).
+# It is the site's own (core/redis_layer.py) so that sockets open and play goes on while
+# Redis is down, and no subscription outlives its socket. Every broadcast of the site is a snapshot
+# that a client can ask for again (``sync``), so at-most-once delivery is enough.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "core.redis_layer.ResilientRedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "tripeaks"},
         },
     }
@@ -182,7 +184,7 @@ if REDIS_URL:
         },
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tripeaks_site.layers.InProcessChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "core.layers.InProcessChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -274,11 +276,11 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
 
 # An outage of the database is logged once when it begins and once when it ends, not as a
-# traceback per request or move (tripeaks_site/outages.py).
+# traceback per request or move (core/outages.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"outages": {"()": "tripeaks_site.outages.OutageLogFilter"}},
+    "filters": {"outages": {"()": "core.outages.OutageLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -10,7 +10,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from tripeaks_site.outages import database_unavailable
+from core.outages import database_unavailable
 
 
 @never_cache

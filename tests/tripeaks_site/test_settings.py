@@ -83,7 +83,7 @@ def test_the_channel_layer_carries_a_group_message() -> None:
     layer = get_channel_layer()
     assert layer is not None
     expected_backend = (
-        "RedisPubSubChannelLayer" if os.environ.get("REDIS_URL") else "InProcessChannelLayer"
+        "ResilientRedisChannelLayer" if os.environ.get("REDIS_URL") else "InProcessChannelLayer"
     )
     assert type(layer).__name__ == expected_backend
     group = f"settings-test-{uuid.uuid4().hex}"

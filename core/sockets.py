@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
-from tripeaks_site.outages import DATABASE, database_unavailable
+from core.outages import DATABASE, database_unavailable
 
 CLOSE_BANNED: Final = 4401
 """The player was suspended by a moderator (the protocol's "unauthorised"): do not come back."""
@@ -30,7 +30,21 @@ CLOSE_TRY_AGAIN_LATER: Final = 1013
 
 
 class JsonSocket(AsyncWebsocketConsumer):
-    """A websocket that speaks JSON text frames and dispatches without a thread hop."""
+    """A websocket that speaks JSON text frames and dispatches without a thread hop.
+
+    When it ends, it tells the channel layer that its channel is gone (``channel_discard``, on the
+    site's layers), which Channels itself never does: else its subscriptions and group memberships
+    would outlive it.
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            channel = getattr(self, "channel_name", None)
+            discard = getattr(self.channel_layer, "channel_discard", None)
+            if channel is not None and discard is not None:
+                await discard(channel)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

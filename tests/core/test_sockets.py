@@ -6,11 +6,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from core.sockets import JsonSocket, websocket_stack
 from game.players import GUEST_KEY_SESSION_FIELD
 from tests.accounts.helpers import make_player, signed_in_session
 from tests.game.conftest import guest_session
 from tests.sockets import ORIGIN, socket_to
-from tripeaks_site.sockets import JsonSocket, websocket_stack
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from tripeaks_site.layers import CLEAN_INTERVAL, SKIP_CHANNEL, InProcessChannelLayer
+from core.layers import CLEAN_INTERVAL, SKIP_CHANNEL, InProcessChannelLayer
 
 
 def test_group_messages_reach_every_member_once() -> None:

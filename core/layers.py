@@ -33,6 +33,12 @@ class InProcessChannelLayer(InMemoryChannelLayer):
             self._last_clean = now
             super()._clean_expired()
 
+    async def channel_discard(self, channel: str) -> None:
+        """The consumer of ``channel`` has ended: forget its queue and its groups now, rather
+        than when they would expire (:class:`core.sockets.JsonSocket` calls this)."""
+        self.channels.pop(channel, None)
+        self._remove_from_groups(channel)
+
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)

@@ -1,0 +1,104 @@
+"""The site's Redis channel layer against a Redis server of the test's own, stopped and started.
+
+Needs redis-server (installed on every machine the suite runs on; skipped without it).
+"""
+
+import asyncio
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from core.broadcast import group_send
+from core.redis_layer import ResilientRedisChannelLayer
+from deploy.topology import Redis
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+    pytest.mark.asyncio,
+]
+
+GROUP = "game-0123456789abcdef"
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[Redis]:
+    server = Redis(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def layer(redis_server: Redis) -> ResilientRedisChannelLayer:
+    return ResilientRedisChannelLayer(hosts=[redis_server.url], prefix="test")
+
+
+def subscribed(server: Redis) -> set[str]:
+    """The channels Redis itself has subscribers for."""
+    return set(server.command("PUBSUB", "CHANNELS", "*").split())
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds (Redis is polled, or a reconnection awaited)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "never happened"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_group_message_reaches_its_members_and_nothing_stays_subscribed(
+    layer: ResilientRedisChannelLayer, redis_server: Redis
+) -> None:
+    first, second = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(GROUP, first)
+    await layer.group_add(GROUP, second)
+    await layer.group_send(GROUP, {"type": "game.update", "seq": 3})
+    assert await layer.receive(first) == {"type": "game.update", "seq": 3}
+    assert await layer.receive(second) == {"type": "game.update", "seq": 3}
+    assert subscribed(redis_server) == {first, second, layer.group_channel(GROUP)}
+
+    await layer.channel_discard(first)
+    assert subscribed(redis_server) == {second, layer.group_channel(GROUP)}
+    await layer.channel_discard(second)
+    assert subscribed(redis_server) == set()
+    await layer.flush()
+
+
+async def test_while_redis_is_down_channels_open_and_subscribe_once_it_is_back(
+    layer: ResilientRedisChannelLayer, redis_server: Redis
+) -> None:
+    """Nothing a socket does to open fails during an outage; once Redis is back the layer
+    subscribes what is wanted, and nothing that was discarded meanwhile."""
+    early = await layer.new_channel()
+    await layer.group_add(GROUP, early)
+    redis_server.stop()
+
+    opened = await asyncio.wait_for(layer.new_channel(), 3)
+    await asyncio.wait_for(layer.group_add(GROUP, opened), 3)
+    assert await group_send(GROUP, {"type": "lost"}, layer=layer) is False  # dropped, not raised
+    await layer.channel_discard(early)
+
+    redis_server.start()
+    wanted = {opened, layer.group_channel(GROUP)}
+    await eventually(lambda: subscribed(redis_server) == wanted)
+    await layer.group_send(GROUP, {"type": "game.update", "seq": 9})
+    assert await asyncio.wait_for(layer.receive(opened), 5) == {"type": "game.update", "seq": 9}
+
+    await layer.channel_discard(opened)
+    assert subscribed(redis_server) == set()
+    await layer.flush()
+
+
+async def test_a_restart_of_redis_between_messages_loses_no_subscription(
+    layer: ResilientRedisChannelLayer, redis_server: Redis
+) -> None:
+    channel = await layer.new_channel()
+    await layer.group_add(GROUP, channel)
+    redis_server.stop()
+    redis_server.start()
+    await eventually(lambda: subscribed(redis_server) == {channel, layer.group_channel(GROUP)})
+    await layer.send(channel, {"type": "direct"})
+    assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "direct"}
+    await layer.flush()

@@ -30,6 +30,11 @@ MULTIPART = "multipart/form-data"
 JSON = "application/json"
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
+FORGED_SESSION = '"abcdefgh\\000ij"'
+"""A session cookie no server issued: a quoted value, whose octal escape Django decodes to NUL."""
+BAD_COOKIES = (FORGED_SESSION, LONG, "../../x")
+COOKIE_NAMES = ("sessionid", "csrftoken", "messages")
+
 QUERY_KEYS = ("page", "period", "view", "next", "kind", "status", "action", "q", "o", "p")
 """Query parameters the site's views (and the admin's lists) read; the test adds every field name
 the pages' forms show."""
@@ -186,11 +191,14 @@ class Request:
     query: str = ""
     body: bytes | str | dict[str, Any] | None = None
     content_type: str | None = None
+    cookie: str | None = None
+    """A Cookie header in place of the client's own cookies."""
 
     def __str__(self) -> str:
         body = "" if self.body is None else f" {self.content_type} {_short(self.body)}"
         query = f"?{_short(self.query)}" if self.query else ""
-        return f"{self.method} {query}{body}"
+        cookie = "" if self.cookie is None else f" Cookie: {_short(self.cookie)}"
+        return f"{self.method} {query}{body}{cookie}"
 
 
 def _short(value: object) -> str:
@@ -249,11 +257,13 @@ def methods_to_ask(target: Target, *, reached: bool) -> tuple[str, ...]:
 
 def bad_inputs(method: str, keys: Sequence[str], *, full: bool) -> Iterator[Request]:
     """Bad input for a method that a path answers with anything but ``405``: with GET, bad
-    queries; with POST, bad form, multipart and JSON bodies; with PUT, PATCH and DELETE,
+    queries and cookies; with POST, bad form, multipart and JSON bodies; with PUT, PATCH and DELETE,
     malformed JSON. All of them if ``full``, else one of each kind."""
     if method == "GET":
         for query in queries(keys) if full else [urlencode(dict.fromkeys(keys, NUL))]:
             yield Request("GET", query=query)
+        for value in BAD_COOKIES if full else ():
+            yield Request("GET", cookie="; ".join(f"{name}={value}" for name in COOKIE_NAMES))
     elif method == "POST" and not full:
         yield Request("POST", body=urlencode(dict.fromkeys(keys, LONG)), content_type=FORM)
         yield Request("POST", body="{", content_type=JSON)

@@ -34,6 +34,11 @@ FORGED_SESSION = '"abcdefgh\\000ij"'
 """A session cookie no server issued: a quoted value, whose octal escape Django decodes to NUL."""
 BAD_COOKIES = (FORGED_SESSION, LONG, "../../x")
 COOKIE_NAMES = ("sessionid", "csrftoken", "messages")
+HEADER_NAMES = (
+    "User-Agent", "Accept", "Accept-Language", "Referer", "X-Forwarded-For", "X-Forwarded-Proto",
+    "X-Requested-With", "X-CSRFToken", "If-None-Match", "If-Modified-Since", "Range",
+)  # fmt: skip
+"""Headers the site, Django or django-axes may read."""
 
 QUERY_KEYS = ("page", "period", "view", "next", "kind", "status", "action", "q", "o", "p")
 """Query parameters the site's views (and the admin's lists) read; the test adds every field name
@@ -191,14 +196,14 @@ class Request:
     query: str = ""
     body: bytes | str | dict[str, Any] | None = None
     content_type: str | None = None
-    cookie: str | None = None
-    """A Cookie header in place of the client's own cookies."""
+    headers: Mapping[str, str] | None = None
+    """Headers to send (a Cookie header replaces the client's own cookies)."""
 
     def __str__(self) -> str:
         body = "" if self.body is None else f" {self.content_type} {_short(self.body)}"
         query = f"?{_short(self.query)}" if self.query else ""
-        cookie = "" if self.cookie is None else f" Cookie: {_short(self.cookie)}"
-        return f"{self.method} {query}{body}{cookie}"
+        headers = "" if self.headers is None else f" headers {_short(dict(self.headers))}"
+        return f"{self.method} {query}{body}{headers}"
 
 
 def _short(value: object) -> str:
@@ -257,19 +262,26 @@ def methods_to_ask(target: Target, *, reached: bool) -> tuple[str, ...]:
 
 def bad_inputs(method: str, keys: Sequence[str], *, full: bool) -> Iterator[Request]:
     """Bad input for a method that a path answers with anything but ``405``: with GET, bad
-    queries and cookies; with POST, bad form, multipart and JSON bodies; with PUT, PATCH and DELETE,
-    malformed JSON. All of them if ``full``, else one of each kind."""
+    queries, cookies and headers; with POST, bad form, multipart and JSON bodies, and headers;
+    with PUT, PATCH and DELETE, malformed JSON. All of them if ``full``, else one of each kind."""
     if method == "GET":
         for query in queries(keys) if full else [urlencode(dict.fromkeys(keys, NUL))]:
             yield Request("GET", query=query)
         for value in BAD_COOKIES if full else ():
-            yield Request("GET", cookie="; ".join(f"{name}={value}" for name in COOKIE_NAMES))
+            cookie = "; ".join(f"{name}={value}" for name in COOKIE_NAMES)
+            yield Request("GET", headers={"Cookie": cookie})
+        for value in (LONG, NUL) if full else ():
+            yield Request("GET", headers=dict.fromkeys(HEADER_NAMES, value))
     elif method == "POST" and not full:
         yield Request("POST", body=urlencode(dict.fromkeys(keys, LONG)), content_type=FORM)
         yield Request("POST", body="{", content_type=JSON)
     elif method == "POST":
         for query in queries(keys):
             yield Request("POST", body=query, content_type=FORM)
+        form = urlencode(dict.fromkeys(keys, "x"))
+        for value in (LONG, NUL):  # a plain form with bad headers: a failed sign-in stores some
+            headers = dict.fromkeys(HEADER_NAMES, value)
+            yield Request("POST", body=form, content_type=FORM, headers=headers)
         yield Request("POST", query=next(queries(keys)), body=_multipart(keys))
         yield Request(
             "POST", body=b"--x\r\n\r\nnot a part", content_type=f"{MULTIPART}; boundary=x"

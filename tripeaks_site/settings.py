@@ -91,7 +91,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Before anything reads the URL: a NUL byte in it is a 400 (PostgreSQL refuses NUL in text).
+    # Before anything reads the request: a NUL byte in its URL or a header is a 400 (PostgreSQL
+    # refuses NUL in text).
     "tripeaks_site.middleware.RefuseNulBytes",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

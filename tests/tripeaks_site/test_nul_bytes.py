@@ -1,6 +1,8 @@
-"""A NUL byte in a URL's path or query string is answered ``400`` before any view reads it."""
+"""A NUL byte in a URL's path or query string, or in a header, is answered ``400`` before any
+view reads it."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.test import Client
 
 from tests.accounts.helpers import make_player
@@ -25,13 +27,28 @@ def test_a_nul_byte_in_the_url_is_a_400(url: str) -> None:
     response = Client(raise_request_exception=False).get(url)
 
     assert response.status_code == 400
-    assert response.content == b"NUL bytes are not allowed in a URL"
+    assert response.content == b"NUL bytes are not allowed in a URL or a header"
 
 
 def test_a_nul_byte_is_refused_for_every_method() -> None:
     response = Client(raise_request_exception=False).post("/races/a%00b/join")
 
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize("header", ["User-Agent", "Accept", "Referer", "X-Forwarded-For"])
+def test_a_nul_byte_in_a_header_is_a_400(header: str) -> None:
+    """A failed sign-in stores the User-Agent and Accept headers (django-axes): with a NUL byte,
+    a 500 on PostgreSQL."""
+    make_player("ada")
+    client = Client(raise_request_exception=False)
+
+    response = client.post(
+        "/accounts/login/", {"username": "ada", "password": "guess"}, headers={header: "a\x00b"}
+    )
+
+    assert response.status_code == 400
+    assert not AccessAttempt.objects.exists()
 
 
 def test_an_encoded_percent_sign_is_no_nul_byte() -> None:

@@ -287,6 +287,7 @@ def bad_inputs(method: str, keys: Sequence[str], *, full: bool) -> Iterator[Requ
             "POST", body=b"--x\r\n\r\nnot a part", content_type=f"{MULTIPART}; boundary=x"
         )
         yield Request("POST", body=b"a=b", content_type=MULTIPART)
+        yield Request("POST", body="&".join(f"f{n}=1" for n in range(1_001)), content_type=FORM)
         yield Request("POST", body=b"\xff\xfe%\x00=%ff", content_type=FORM)
         for body in json_bodies(keys):
             yield Request("POST", body=body, content_type=JSON)

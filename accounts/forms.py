@@ -4,8 +4,10 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
+from django.core.validators import MaxLengthValidator
 
 from accounts.models import PlayerSettings
 from accounts.selectors import BOARD_PREFERENCES
@@ -25,6 +27,36 @@ class SignUpForm(UserCreationForm):
         ].help_text = "Optional. Only ever used to send you a link to reset your password."
         self.fields["email"].widget.attrs["autocomplete"] = "email"
         self.fields["username"].widget.attrs["autocomplete"] = "username"
+
+
+def username_length_check(form: AuthenticationForm) -> None:
+    """Make a sign-in form refuse a username longer than the user model's field.
+
+    Django's sign-in form sets the field's ``max_length`` after the field is made, so its length
+    is never checked: a longer name went on to ``authenticate()``, where django-axes failed to
+    store the failed attempt (a 500 on PostgreSQL, whose ``varchar`` refuses it). No account has
+    such a name, so it is refused as the form's other errors are, before any query.
+    """
+    field = form.fields["username"]
+    assert isinstance(field, forms.CharField)
+    assert field.max_length is not None
+    field.validators.append(MaxLengthValidator(field.max_length))
+
+
+class SignInForm(AuthenticationForm):
+    """The site's sign-in form: Django's, with the username's length checked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username_length_check(self)
+
+
+class AdminSignInForm(AdminAuthenticationForm):
+    """The admin's sign-in form: Django's, with the username's length checked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username_length_check(self)
 
 
 class SettingsForm(forms.ModelForm):
@@ -49,6 +81,10 @@ def board_settings_changes(body: bytes) -> dict[str, bool]:
     Traceback (most recent call last):
     ...
     ValueError: animations must be true or false
+    >>> board_settings_changes(b"[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: the body is not JSON
     """
 
     def pairs_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -59,7 +95,7 @@ def board_settings_changes(body: bytes) -> dict[str, bool]:
 
     try:
         data = json.loads(body.decode("utf-8"), object_pairs_hook=pairs_once)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise ValueError("the body is not JSON") from error
     if not isinstance(data, dict) or not data:
         raise ValueError("the body must be an object naming at least one setting")

@@ -9,10 +9,13 @@ through: the sign-in page, the admin's, a new session key after a password chang
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db import router, transaction
 
 from accounts.models import SessionOwner
+
+_KEY_CHARS = frozenset(VALID_KEY_CHARS)
 
 
 class SessionStore(DatabaseSessionStore):
@@ -29,6 +32,15 @@ class SessionStore(DatabaseSessionStore):
         with transaction.atomic(using=router.db_for_write(self.model)):
             super().save(must_create=must_create)
             self._note_owner()
+
+    def _validate_session_key(self, key: str | None) -> bool:
+        """Django's rule (at least 8 characters), and only the characters Django makes keys of.
+
+        A cookie's key that could never have been issued is no session, before any query: a
+        cookie may carry a NUL byte (quoted, ``"…\\000…"``), and PostgreSQL refused it in the
+        session's lookup, a 500 on every page and a failed handshake on every socket.
+        """
+        return key is not None and len(key) >= 8 and set(key) <= _KEY_CHARS
 
     async def asave(self, must_create: bool = False) -> None:
         await sync_to_async(self.save)(must_create=must_create)

@@ -17,7 +17,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import selectors, services
-from accounts.forms import AccountDeleteForm, SettingsForm, SignUpForm, board_settings_changes
+from accounts.forms import (
+    AccountDeleteForm,
+    SettingsForm,
+    SignInForm,
+    SignUpForm,
+    board_settings_changes,
+)
 from game.players import GUEST_KEY_SESSION_FIELD
 from game.services import games_claim
 
@@ -65,6 +71,7 @@ class SignInView(LoginView):
     """Django's sign-in page; a guest signing in hands their games over to the account."""
 
     template_name = "accounts/login.html"
+    form_class = SignInForm
     redirect_authenticated_user = True
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:

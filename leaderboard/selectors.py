@@ -32,6 +32,8 @@ from leaderboard.models import (
 )
 
 PAGE_SIZE: Final = 50
+PAGE_MAX: Final = 10_000
+"""The highest page number a list is asked for (500,000 rows of 50: past the end of any list)."""
 BOARD_DEPTH: Final = 5_000
 """Rows of a board that can be paged through (100 pages) and ranked exactly: reaching row N costs
 the database a walk over the N rows before it."""
@@ -340,16 +342,21 @@ def _ahead(order: tuple[tuple[str, bool], ...], values: dict[str, Any]) -> Q:
 
 
 def page_number(raw: str | None) -> int:
-    """A page number from a query string; anything but a positive whole number is page 1.
+    """A page number from a query string: a whole number from 1 to PAGE_MAX. A number past
+    PAGE_MAX is PAGE_MAX (an empty page past the end, as any page past a list's end is);
+    anything else is page 1. Every paged list of the site reads its ``?page=`` with this, so
+    that no offset it computes overflows a database's integers.
 
     >>> page_number("3"), page_number("-2"), page_number("x"), page_number(None)
     (3, 1, 1, 1)
+    >>> page_number(str(2**63)) == PAGE_MAX, page_number("9" * 5000)
+    (True, 1)
     """
     try:
         number = int(raw or "1")
-    except ValueError:
+    except ValueError:  # not a number, or too many digits to read as one
         return 1
-    return number if number >= 1 else 1
+    return min(max(number, 1), PAGE_MAX)
 
 
 # ---- The daily challenge ------------------------------------------------------------------------

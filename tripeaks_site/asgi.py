@@ -8,7 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks_site.settings")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these need the app registry.
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
@@ -17,6 +17,7 @@ from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
 from races.routing import websocket_urlpatterns as race_websockets  # noqa: E402
 from spectate.routing import websocket_urlpatterns as spectate_websockets  # noqa: E402
+from tripeaks_site.routing import websocket_router  # noqa: E402
 
 websocket_routes = [
     *game_websockets,
@@ -31,6 +32,6 @@ http_application = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG els
 application = ProtocolTypeRouter(
     {
         "http": http_application,
-        "websocket": websocket_stack(URLRouter(websocket_routes)),
+        "websocket": websocket_stack(websocket_router(websocket_routes)),
     }
 )

@@ -91,6 +91,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the request: a NUL byte in its URL or a header is a 400 (PostgreSQL
+    # refuses NUL in text).
+    "tripeaks_site.middleware.RefuseNulBytes",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

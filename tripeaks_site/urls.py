@@ -3,9 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.forms import AdminSignInForm
 from tripeaks_site.views import health
 
 handler500 = "tripeaks_site.views.server_error"
+
+# Staff sign in to the admin with a form that checks the username's length, as the site's does.
+admin.site.login_form = AdminSignInForm
 
 urlpatterns = [
     path("healthz", health, name="health"),

@@ -14,6 +14,7 @@ from typing import Any, Final
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from core.metrics import BROADCASTS_DROPPED
 from core.outages import CHANNEL_LAYER
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ async def group_send(group: str, message: dict[str, Any], *, layer: Any = None) 
     try:
         await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
     except Exception as error:  # Redis down, refusing, or too slow: the broadcast is dropped
+        BROADCASTS_DROPPED.inc()
         CHANNEL_LAYER.failed(error)
         return False
     CHANNEL_LAYER.succeeded()

@@ -18,6 +18,8 @@ from typing import Final
 
 from django.db import InterfaceError, OperationalError
 
+from core.metrics import PART_DOWN, PART_FAILURES
+
 logger = logging.getLogger(__name__)
 
 
@@ -28,11 +30,13 @@ class DatabaseUnavailable(Exception):
 class Outage:
     """Whether one part is down now, told to the log on each change (thread-safe)."""
 
-    def __init__(self, part: str) -> None:
+    def __init__(self, part: str, label: str) -> None:
         self.part: Final = part
         self._lock = threading.Lock()
         self._down_since: float | None = None
         self._failures = 0
+        self._down = PART_DOWN.labels(label)
+        self._failed = PART_FAILURES.labels(label)
 
     @property
     def down(self) -> bool:
@@ -40,11 +44,13 @@ class Outage:
 
     def failed(self, error: BaseException) -> None:
         """Something needing the part failed because of it."""
+        self._failed.inc()
         with self._lock:
             self._failures += 1
             if self._down_since is not None:
                 return
             self._down_since = time.monotonic()
+        self._down.set(1)
         logger.error("%s unavailable: %s: %s", self.part, type(error).__name__, error)
 
     def succeeded(self) -> None:
@@ -56,13 +62,14 @@ class Outage:
                 return
             lasted, failures = time.monotonic() - self._down_since, self._failures
             self._down_since, self._failures = None, 0
+        self._down.set(0)
         logger.warning(
             "%s back after %.1f s (%d operations failed meanwhile)", self.part, lasted, failures
         )
 
 
-DATABASE: Final = Outage("PostgreSQL")
-CHANNEL_LAYER: Final = Outage("The channel layer (Redis)")
+DATABASE: Final = Outage("PostgreSQL", "database")
+CHANNEL_LAYER: Final = Outage("The channel layer (Redis)", "channel_layer")
 
 
 def database_unavailable(error: BaseException) -> bool:

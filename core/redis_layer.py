@@ -116,6 +116,10 @@ class ResilientRedisChannelLayer(BaseChannelLayer):
         if layer is not None:
             await layer.close()
 
+    async def ping(self) -> None:
+        """Ask Redis whether it answers (raises if it does not)."""
+        await self._layer().ping()
+
     def group_channel(self, group: str) -> str:
         """The Redis channel a group's messages are published on."""
         return f"{self.prefix}__group__{group}"
@@ -153,6 +157,9 @@ class _LoopLayer:
         if channel not in self.channels:  # a name made elsewhere: subscribe to it as channels_redis
             await self.channel_add(channel)
         return self.channels[channel]
+
+    async def ping(self) -> None:
+        await self._redis.ping()
 
     async def publish(self, channel: str, data: bytes) -> None:
         await self._redis.publish(channel, data)

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
+from core.metrics import OPEN_SOCKETS
 from core.outages import DATABASE, database_unavailable
 
 CLOSE_BANNED: Final = 4401
@@ -25,8 +26,9 @@ CLOSE_FORBIDDEN: Final = 4403
 """Not this visitor's to open (someone else's game, a board not yet watchable)."""
 CLOSE_NOT_FOUND: Final = 4404
 """Nothing is there (no such game, room or day)."""
-CLOSE_TRY_AGAIN_LATER: Final = 1013
-"""RFC 6455's "try again later": a part the site needs is down; the page reconnects by itself."""
+CLOSE_TRY_AGAIN_LATER: Final = 4503
+"""Try again later (as HTTP 503): a part the site needs is down; the page reconnects by itself.
+(RFC 6455 has 1013 for this, but Daphne lets an application close only with 1000 or 3000-4999.)"""
 
 
 class JsonSocket(AsyncWebsocketConsumer):
@@ -38,9 +40,12 @@ class JsonSocket(AsyncWebsocketConsumer):
     """
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        open_sockets = OPEN_SOCKETS.labels(type(self).__name__)
+        open_sockets.inc()
         try:
             await super().__call__(scope, receive, send)
         finally:
+            open_sockets.dec()
             channel = getattr(self, "channel_name", None)
             discard = getattr(self.channel_layer, "channel_discard", None)
             if channel is not None and discard is not None:
@@ -74,7 +79,7 @@ class SocketSessionMiddleware(SessionMiddleware):
 
 
 class OutageGuard:
-    """Closes a websocket with "try again later" (1013) when the database cannot be reached,
+    """Closes a websocket with "try again later" (4503) when the database cannot be reached,
     instead of letting the error end the socket with a server error (1011, or a 500 for a
     handshake): the session and the user are read from the database before any consumer runs, and
     a consumer may need it too. Any other error goes on as before."""

@@ -6,6 +6,7 @@ One home for what the production topology (:mod:`deploy.topology`), the tests' s
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import time
@@ -69,21 +70,21 @@ def spawn(
     log: Path | None = None,
     env: Mapping[str, str] | None = None,
     cwd: Path = ROOT,
+    user: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start ``command`` in a session of its own, its output appended to ``log`` (or this
-    process's own output, without one)."""
-    if log is None:
-        return subprocess.Popen(
-            command, cwd=cwd, env=dict(env) if env is not None else None, start_new_session=True
-        )
-    with log.open("ab") as output:
+    """Start ``command`` in a session of its own (as ``user``, when this runs as root), its output
+    appended to ``log`` (or this process's own output, without one)."""
+    with contextlib.ExitStack() as stack:
+        output = stack.enter_context(log.open("ab")) if log is not None else None
         return subprocess.Popen(
             command,
             cwd=cwd,
             env=dict(env) if env is not None else None,
             stdout=output,
-            stderr=subprocess.STDOUT,
+            stderr=subprocess.STDOUT if output is not None else None,
             start_new_session=True,
+            user=user,
+            group=user,
         )
 
 

@@ -129,20 +129,23 @@ def postgres_bin() -> Path:
     return versions[-1] / "bin"
 
 
-def as_postgres_user() -> list[str]:
+def postgres_user() -> str | None:
     """PostgreSQL's programs refuse to run as root: run them as the postgres user then."""
-    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    return "postgres" if os.geteuid() == 0 else None
 
 
 @dataclass
 class PrivatePostgres:
     """A PostgreSQL cluster of its own (trust auth, on a free port), to stop, start and freeze.
 
-    fsync is off: these clusters hold only what a test makes, and the faults under test are the
-    server stopping or hanging, not the machine losing power.
+    It lives in a directory of its own under the system's temporary directory, which the
+    ``postgres`` user can reach when this runs as root (PostgreSQL will not run as root);
+    :meth:`destroy` stops it and removes that directory. fsync is off: these clusters hold only
+    what a test makes, and the faults under test are the server stopping or hanging, not the
+    machine losing power.
     """
 
-    directory: Path
+    directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="tripeaks-pg-")))
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -159,20 +162,14 @@ class PrivatePostgres:
             shutil.chown(self.directory, "postgres")
         subprocess.run(
             [
-                *as_postgres_user(),
                 str(postgres_bin() / "initdb"),
-                "-D",
-                str(self.data),
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "--no-sync",
-                "-E",
-                "UTF8",
-                "--locale=C",
+                *("-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync"),
+                *("-E", "UTF8", "--locale=C"),
             ],
             check=True,
             capture_output=True,
+            user=postgres_user(),
+            group=postgres_user(),
         )
 
     def start(self) -> None:
@@ -183,22 +180,11 @@ class PrivatePostgres:
             log.touch()
             shutil.chown(log, "postgres")
         command = [
-            *as_postgres_user(),
             str(postgres_bin() / "postgres"),
-            "-D",
-            str(self.data),
-            "-p",
-            str(self.port),
-            "-h",
-            HOST,
-            "-k",
-            str(self.directory),
-            "-c",
-            "fsync=off",
-            "-c",
-            "max_connections=100",
+            *("-D", str(self.data), "-p", str(self.port), "-h", HOST, "-k", str(self.directory)),
+            *("-c", "fsync=off", "-c", "max_connections=100"),
         ]
-        self.process = spawn(command, log=log)
+        self.process = spawn(command, log=log, user=postgres_user())
         wait_for_port(self.process, self.port, log)
         self._wait_ready()
 
@@ -225,14 +211,18 @@ class PrivatePostgres:
                 self.process.wait()
             self.process = None
 
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
     def _pids(self) -> list[int]:
-        """The postmaster and every backend it forked (they share its process group)."""
+        """The postmaster and every process it forked (each backend starts a process group of
+        its own, so they are found as its children)."""
         assert self.process is not None
-        group = os.getpgid(self.process.pid)
-        found = subprocess.run(
-            ["pgrep", "-g", str(group)], capture_output=True, text=True, check=False
+        children = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
         )
-        return [int(pid) for pid in found.stdout.split()]
+        return [self.process.pid, *(int(pid) for pid in children.stdout.split())]
 
     def freeze(self) -> None:
         """Stop every process of the server (SIGSTOP): connections stay open, nothing answers."""

@@ -1,5 +1,6 @@
 """The game's websocket, ``/ws/games/<id>/``: thin transport between the protocol and services."""
 
+import time
 import uuid
 from typing import Any
 
@@ -7,6 +8,7 @@ from django.conf import settings
 
 from accounts.sockets import PlayerSocket
 from core.layers import SKIP_CHANNEL
+from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, MOVES_RETRYABLE
 from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER
 from game import services
 from game.players import Player, player_for_scope
@@ -14,6 +16,7 @@ from game.protocol import (
     AbandonMessage,
     ClientMessage,
     HintMessage,
+    MoveMessage,
     ProtocolError,
     SyncMessage,
     TokenBucket,
@@ -92,6 +95,12 @@ class GameConsumer(PlayerSocket):
                 )
             )
         else:
+            await self.move_answer(message)
+
+    async def move_answer(self, message: MoveMessage) -> None:
+        """Make the move and answer with the state, counting it for the operators' metrics."""
+        arrived = time.perf_counter()
+        try:
             outcome = await services.move_apply(
                 game_id=self.game_id,
                 player=self.player,
@@ -99,7 +108,13 @@ class GameConsumer(PlayerSocket):
                 move=message.move,
                 answered=self.channel_name,
             )
-            await self.send_state(outcome.view)
+        except services.Unavailable:
+            MOVES_RETRYABLE.inc()
+            raise
+        await self.send_state(outcome.view)
+        if outcome.applied:
+            MOVES_ACKNOWLEDGED.inc()
+            MOVE_ACK_SECONDS.observe(time.perf_counter() - arrived)
 
     async def game_update(self, event: dict[str, Any]) -> None:
         """A new state of the game, broadcast by a service after its commit.

@@ -137,3 +137,8 @@ def _frame(state: GameState, move: str | None) -> dict[str, Any]:
 def game_analysis(game: Game) -> dict[str, Any] | None:
     """The stored analysis of a finished game, or None while it is being computed."""
     return GameAnalysis.objects.filter(game=game).values_list("report", flat=True).first()
+
+
+def analysis_backlog() -> int:
+    """How many finished games are waiting for their analysis."""
+    return Game.objects.filter(finished_at__isnull=False, analysis__isnull=True).count()

@@ -132,13 +132,13 @@ TEMPLATES = [
 # a connection of the pool for good (game/live.py). docs/operations.md sizes the pool against
 # PostgreSQL's max_connections.
 # - DATABASE_POOL_SIZE: connections a process may hold at once (10). DATABASE_POOL_TIMEOUT: seconds
-#   a request waits for one before it fails (10).
+#   a request waits for one before it fails (5).
 # - DATABASE_CONNECT_TIMEOUT: seconds to open a connection (3). DATABASE_STATEMENT_TIMEOUT_MS: the
 #   longest a statement may run before the server cancels it (5000).
 # - GAME_DATABASE_TIMEOUT: seconds a move, or a game being loaded, waits for the database before
 #   the player is told to try again (3).
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))
-DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "10"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "5"))
 DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3"))
 DATABASE_STATEMENT_TIMEOUT_MS = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT_MS", "5000"))
 GAME_DATABASE_TIMEOUT = float(os.environ.get("GAME_DATABASE_TIMEOUT", "3"))
@@ -271,7 +271,8 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks come from inside, over plain HTTP
+    # Health checks and metrics come from inside, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
@@ -285,6 +286,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"outages": {"()": "core.outages.OutageLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
+    # The connection pool warns at every failed attempt to reconnect during an outage.
+    "loggers": {"psycopg.pool": {"level": "ERROR"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

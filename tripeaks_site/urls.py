@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.forms import AdminSignInForm
-from tripeaks_site.views import health
+from tripeaks_site.views import health, metrics, ready
 
 handler500 = "tripeaks_site.views.server_error"
 
@@ -13,6 +13,8 @@ admin.site.login_form = AdminSignInForm
 
 urlpatterns = [
     path("healthz", health, name="health"),
+    path("readyz", ready, name="ready"),
+    path("metrics", metrics, name="metrics"),
     path("", include("game.urls")),
     path("", include("accounts.urls")),
     path("", include("leaderboard.urls")),

@@ -9,12 +9,12 @@ import random
 
 import pytest
 
+from deploy.clients import game_player
 from deploy.topology import Topology
 from game.engine import Variant
 from game.models import Move
 from game.players import Player as GamePlayer
 from game.services import game_start
-from tests.deploy.clients import game_player
 from tests.game.conftest import guest_session
 
 pytestmark = pytest.mark.django_db(transaction=True)

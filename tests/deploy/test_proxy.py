@@ -12,13 +12,13 @@ from axes.models import AccessAttempt
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 
+from deploy.clients import Visitor, game_player, open_game_socket, receive_json
 from deploy.topology import Topology
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
 from game.players import Player as GamePlayer
 from game.services import game_start
 from tests.accounts.helpers import PASSWORD, make_player, signed_in_session
-from tests.deploy.clients import Visitor, game_player, open_game_socket, receive_json
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,6 +12,7 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
 from tests.game.conftest import Seat, communicator, guest_session
@@ -429,3 +430,18 @@ async def test_a_game_dealt_for_later_refuses_moves_until_it_starts(sockets) -> 
     assert reply["code"] == "not_started"
     assert reply["game"]["seq"] == 0
     assert await stored_moves(game.id) == []
+
+
+@pytest.mark.asyncio
+async def test_an_acknowledged_move_is_counted_for_the_operators(make_seat, sockets) -> None:
+    seat: Seat = await make_seat()
+    socket = await seat.connect()
+    sockets.append(socket)
+    before = MOVES_ACKNOWLEDGED._value.get()
+    timed = sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets)
+    await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})
+    assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == 1
+    await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})  # a resend: no new move
+    assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == 1
+    assert MOVES_ACKNOWLEDGED._value.get() == before + 1
+    assert sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets) == timed + 1

@@ -12,9 +12,10 @@ from typing import TypeVar
 import pytest
 from django.db import connection
 
+from deploy.clients import Player
 from game.models import Move
 from tests.game.conftest import Seat, communicator
-from tests.players import CommunicatorConnection, Player
+from tests.players import CommunicatorConnection
 
 T = TypeVar("T")
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -43,7 +43,7 @@ def test_two_web_processes_share_postgresql_and_redis(compose: dict[str, Any]) -
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
         assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-        assert "/healthz" in " ".join(service["healthcheck"]["test"])
+        assert "/readyz" in " ".join(service["healthcheck"]["test"])
 
 
 def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) -> None:

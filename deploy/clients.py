@@ -72,6 +72,8 @@ class Player:
     retryable_errors: int = 0
     view: dict[str, Any] = field(default_factory=dict)
     answer_seconds: list[float] = field(default_factory=list)
+    acknowledged_at: list[float] = field(default_factory=list)
+    """When each acknowledgement came (``time.monotonic()``)."""
     answer_timeout: float = 30.0
     transient_errors: tuple[type[BaseException], ...] = CONNECTION_ERRORS
 
@@ -133,6 +135,7 @@ class Player:
             frame = await self._receive(connection)
             if frame["type"] == "state" and frame["game"]["seq"] > seq:
                 self.answer_seconds.append(time.monotonic() - sent)
+                self.acknowledged_at.append(time.monotonic())
                 self.view = frame["game"]
                 self.acknowledged[seq] = move
                 return
@@ -186,8 +189,18 @@ class Visitor:
         body: bytes | None = None,
         headers: dict[str, str] | None = None,
         plain: bool = False,
+        web_port: int | None = None,
     ) -> Response:
+        """One request, through nginx over TLS; ``plain``, to nginx's plain HTTP port; with
+        ``web_port``, straight to that web process, saying what nginx would (HTTPS, the address)."""
+        if web_port is not None:
+            plain, headers = (
+                True,
+                {"X-Forwarded-Proto": "https", "X-Forwarded-For": HOST, **(headers or {})},
+            )
         base = urlsplit(self.topology.plain_url if plain else self.topology.url)
+        if web_port is not None:
+            base = urlsplit(f"http://{HOST}:{web_port}")
         connection: http.client.HTTPConnection
         if plain:
             connection = http.client.HTTPConnection(base.hostname or "", base.port, timeout=30)

@@ -69,6 +69,13 @@ BENCHES = [
         database="bench",
     ),
     Bench(
+        "outage.py",
+        (r"^acknowledged moves missing from the stored logs: 0$",
+         r"^ +drill +before/s +during/s +after/s +unavailable +closed +longest answer$",
+         r"^ +redis stopped ", r"^ +postgresql stopped ", r"^ +postgresql frozen "),
+        postgresql=True,
+    ),
+    Bench(
         "leaderboard.py",
         (r"^Database: ", r"^Boards: p50 / p99 ", r"^  first page ", r"^  rank_of a random player ",
          r"^scores_record, one finished game "),

@@ -58,7 +58,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from game.models import Game, Mode, Status  # noqa: E402
+from game.models import DealSource, Game, Mode, Status  # noqa: E402
 from leaderboard.models import ALL_TIME, Daily  # noqa: E402
 from leaderboard.selectors import (  # noqa: E402
     BOARD_DEPTH,
@@ -157,7 +157,13 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM leaderboard_daily AS d CROSS JOIN auth_user AS u WHERE random() < %s",
             [now, per_day],
         )
-        execute(_GAME_INSERT.format(source="bench_attempt", mode=f"'{Mode.DAILY.value}'"))
+        execute(
+            _GAME_INSERT.format(
+                source="bench_attempt",
+                mode=f"'{Mode.DAILY.value}'",
+                deal_source=f"'{DealSource.DAILY.value}'",
+            )
+        )
         execute(
             "INSERT INTO leaderboard_dailyattempt (daily_id, user_id, game_id, created_at,"
             " score, duration_ms, finished_at)"
@@ -178,7 +184,13 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM generate_series(1, %s - (SELECT count(*) FROM bench_attempt))",
             [players, THIS_WEEK_SHARE, week_start, now, week_start, week_start, games],
         )
-        execute(_GAME_INSERT.format(source="bench_casual", mode=f"'{Mode.CASUAL.value}'"))
+        execute(
+            _GAME_INSERT.format(
+                source="bench_casual",
+                mode=f"'{Mode.CASUAL.value}'",
+                deal_source=f"'{DealSource.RANDOM.value}'",
+            )
+        )
     with step("score tables (set-based, as scores_record leaves them)"):
         execute(_COUNTED)
         execute(_BEST_FILL)
@@ -206,9 +218,10 @@ def secondary_indexes() -> list[tuple[str, str]]:
 
 # Won games score more; a share is abandoned; a share used a hint (never a daily attempt).
 _GAME_INSERT = f"""
-INSERT INTO game_game (id, seed, variant, mode, owner_id, guest_key, status, score, cards_left,
-    move_count, assisted, started_at, last_move_at, finished_at, duration_ms, reveal_after)
-SELECT game_id, 'bench', 'tripeaks', {{mode}}, user_id, '',
+INSERT INTO game_game (id, seed, variant, mode, deal_source, ranked, owner_id, guest_key, status,
+    score, cards_left, move_count, assisted, started_at, last_move_at, finished_at, duration_ms,
+    reveal_after)
+SELECT game_id, 'bench', 'tripeaks', {{mode}}, {{deal_source}}, true, user_id, '',
     CASE WHEN luck < {WON_SHARE} THEN 'won' WHEN luck < {WON_SHARE + ABANDONED_SHARE}
         THEN 'abandoned' ELSE 'lost' END,
     CASE WHEN luck < {WON_SHARE} THEN 800 + (random() * 1700)::int ELSE (random() * 900)::int END,
@@ -220,7 +233,8 @@ FROM {{source}}
 """
 
 # Every counted game once per board view it belongs to: all time and its week, the "all" view,
-# and the clean one when no hint was used.
+# and the clean one when no hint was used. Daily attempts count on their day's board only, and
+# every casual game here is standard TriPeaks on a random deal: one variant and deal pool.
 _COUNTED = """
 CREATE TEMP TABLE bench_counted AS
 SELECT g.id, g.owner_id, p.period, v.clean_only, g.status = 'won' AS won, g.score,
@@ -229,14 +243,14 @@ FROM game_game AS g
 CROSS JOIN LATERAL (VALUES ('all'),
     (to_char(date_trunc('week', g.finished_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'))) AS p(period)
 CROSS JOIN LATERAL (SELECT false UNION ALL SELECT true WHERE NOT g.assisted) AS v(clean_only)
-WHERE g.owner_id IS NOT NULL AND g.status <> 'in_progress'
+WHERE g.owner_id IS NOT NULL AND g.status <> 'in_progress' AND g.mode = 'casual'
 """
 
 _BEST_FILL = """
-INSERT INTO leaderboard_playerbest (user_id, period, clean_only, game_id, score, duration_ms,
-    finished_at)
+INSERT INTO leaderboard_playerbest (user_id, variant, deals, period, clean_only, game_id, score,
+    duration_ms, finished_at)
 SELECT DISTINCT ON (owner_id, period, clean_only)
-    owner_id, period, clean_only, id, score, duration_ms, finished_at
+    owner_id, 'tripeaks', 'random', period, clean_only, id, score, duration_ms, finished_at
 FROM bench_counted
 ORDER BY owner_id, period, clean_only, score DESC, duration_ms, finished_at
 """
@@ -245,8 +259,8 @@ ORDER BY owner_id, period, clean_only, score DESC, duration_ms, finished_at
 # games minus its place among their wins is the same along one run. The longest run (the first
 # to reach that length) and the run the last game belongs to give the two streaks.
 _TALLY_FILL = """
-INSERT INTO leaderboard_playertally (user_id, period, clean_only, played, won, win_rate,
-    current_streak, longest_streak, longest_streak_at)
+INSERT INTO leaderboard_playertally (user_id, variant, deals, period, clean_only, played, won,
+    win_rate, current_streak, longest_streak, longest_streak_at)
 WITH ordered AS (
     SELECT owner_id, period, clean_only, won, finished_at,
         row_number() OVER (PARTITION BY owner_id, period, clean_only
@@ -266,7 +280,8 @@ WITH ordered AS (
     SELECT DISTINCT ON (owner_id, period, clean_only) owner_id, period, clean_only, length, reached
     FROM runs ORDER BY owner_id, period, clean_only, length DESC, reached
 )
-SELECT t.owner_id, t.period, t.clean_only, t.played, t.won, t.won * 1.0 / t.played,
+SELECT t.owner_id, 'tripeaks', 'random', t.period, t.clean_only, t.played, t.won,
+    t.won * 1.0 / t.played,
     coalesce(c.length, 0), coalesce(l.length, 0), l.reached
 FROM totals AS t
 LEFT JOIN longest AS l USING (owner_id, period, clean_only)
@@ -382,6 +397,8 @@ def time_writes(samples: int) -> None:
             game = Game.objects.create(
                 id=uuid.uuid4(),
                 seed="bench",
+                deal_source=DealSource.RANDOM,
+                ranked=True,
                 owner_id=chance.choice(owners),
                 status=Status.WON,
                 score=chance.randrange(2500),

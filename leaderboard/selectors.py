@@ -10,6 +10,7 @@ imports :mod:`leaderboard.services`, which reads the boards from here.
 """
 
 import hashlib
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -21,12 +22,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
-from game.models import DealPar, Game, Mode, Move
+from game.models import DealPar, Game, Mode, Move, Variant
 from leaderboard.models import (
     ALL_TIME,
     WIN_RATE_MIN_GAMES,
     Daily,
     DailyAttempt,
+    Deals,
     PlayerBest,
     PlayerTally,
 )
@@ -109,11 +111,14 @@ BOARD_TITLES: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One of the all-time or weekly boards: a kind, a period, and clean games only or all."""
+    """One of the all-time or weekly boards: a kind, a period, clean games only or all, and the
+    variant and deal pool whose games it ranks (standard TriPeaks on random deals by default)."""
 
     kind: BoardKind
     period: str = ALL_TIME
     clean: bool = False
+    variant: str = Variant.TRIPEAKS
+    deals: str = Deals.RANDOM
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +138,8 @@ class BoardRow:
     rank: int
     user_id: int
     player: str
+    game_id: uuid.UUID | None = None
+    """The game behind a best-score or day's row: its replay and export show how it was made."""
     score: int | None = None
     duration_ms: int | None = None
     finished_at: datetime | None = None
@@ -188,6 +195,7 @@ _SCORE_COLUMNS: Final = {
     "score": "score",
     "duration_ms": "duration_ms",
     "finished_at": "finished_at",
+    "game_id": "game_id",
 }
 
 
@@ -199,14 +207,20 @@ def _spec(board: AnyBoard) -> _Spec:
             (*_BY_SCORE, ("user_id", False)),
             _SCORE_COLUMNS,
         )
+    key = {
+        "variant": board.variant,
+        "deals": board.deals,
+        "period": board.period,
+        "clean_only": board.clean,
+    }
     if board.kind == BoardKind.BEST:
         return _Spec(
-            PlayerBest.objects.filter(period=board.period, clean_only=board.clean),
+            PlayerBest.objects.filter(**key),
             Q(score__gte=0),
             (*_BY_SCORE, ("user_id", False)),
             _SCORE_COLUMNS,
         )
-    tallies = PlayerTally.objects.filter(period=board.period, clean_only=board.clean)
+    tallies = PlayerTally.objects.filter(**key)
     if board.kind == BoardKind.WINS:
         return _Spec(
             tallies,

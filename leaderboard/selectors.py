@@ -12,7 +12,7 @@ imports :mod:`leaderboard.services`, which reads the boards from here.
 import hashlib
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 from functools import reduce
 from operator import or_
@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
-from game.models import DealPar, Game, Mode, Move, Variant
+from game.models import DealPar, Game, Mode, Move, Status, Variant
 from leaderboard.models import (
     ALL_TIME,
     WIN_RATE_MIN_GAMES,
@@ -351,6 +351,29 @@ def _ahead(order: tuple[tuple[str, bool], ...], values: dict[str, Any]) -> Q:
         )
         same &= Q(**{field: values[field]})
     return bound & reduce(or_, alternatives)
+
+
+def row_games(user_id: int, board: Board) -> QuerySet[Game]:
+    """The games a player's row on an all-time or weekly board counts, in the order they ended:
+    their ranked games of the board's variant and deal pool, in its period, clean ones only on a
+    clean board (the games a moderator hid apart)."""
+    games = (
+        Game.objects.filter(
+            owner_id=user_id,
+            ranked=True,
+            hidden=False,
+            variant=board.variant,
+            deal_source=board.deals,
+        )
+        .exclude(status=Status.IN_PROGRESS)
+        .order_by("finished_at", "id")
+    )
+    if board.clean:
+        games = games.filter(assisted=False)
+    if board.period != ALL_TIME:
+        monday = datetime.combine(date.fromisoformat(board.period), time.min, tzinfo=UTC)
+        games = games.filter(finished_at__gte=monday, finished_at__lt=monday + timedelta(days=7))
+    return games
 
 
 def page_number(raw: str | None) -> int:

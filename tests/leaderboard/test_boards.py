@@ -324,7 +324,9 @@ def test_a_whole_board_page_highlights_the_reader(
 
     assert "board-row--me" not in first
     assert "You are <strong>#61</strong>" in first
-    assert 'href="?period=all&amp;view=all&amp;page=2"' in first
+    assert (
+        'href="?variant=tripeaks&amp;deals=random&amp;period=all&amp;view=all&amp;page=2"' in first
+    )
     assert "board-row--me" in second
 
 

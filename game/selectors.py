@@ -61,7 +61,9 @@ def analysis_before_reveal(report: dict[str, Any], *, own: bool) -> dict[str, An
 
 
 def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
-    """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones)."""
+    """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones),
+    with what the result is: its mode, whether it ranks, whether a hint was used, and where its
+    deal came from (``docs/boards.md``)."""
     owner = game.owner
     return export_document(
         state or replay_log(game),
@@ -70,6 +72,10 @@ def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
         started_at=iso(game.started_at),
         finished_at=iso(game.finished_at),
         duration_ms=game.duration_ms,
+        mode=game.mode,
+        ranked=game.ranked,
+        assisted=game.assisted,
+        deal_source=game.deal_source,
     )
 
 

@@ -26,6 +26,7 @@ from game.models import Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
 from leaderboard import selectors, services
+from leaderboard.day_end import daily_attempts_close
 from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
 from leaderboard.selectors import (
     BOARD_TITLES,
@@ -63,6 +64,7 @@ def _daily_board(request: HttpRequest, daily: Daily) -> dict[str, Any]:
 def daily_today(request: HttpRequest) -> HttpResponse:
     """Today's challenge: the commitment to its seed, the time left, the attempt, the board."""
     now = timezone.now()
+    daily_attempts_close(now=now)  # yesterday's board, linked from here, is final
     daily = services.daily_for(utc_today(now), now=now)
     attempt = selectors.daily_attempt_of(daily, _user_id(request))
     share = None
@@ -105,6 +107,7 @@ def daily_day(request: HttpRequest, day: date) -> HttpResponse:
     if day > today:
         raise Http404("This day has not begun")
     daily = get_object_or_404(Daily, date=day)
+    daily_attempts_close()  # the day is over: its board shows every attempt, closed at midnight
     par = selectors.daily_par(daily)
     if par is None:  # nobody made it ahead (manage.py daily_prepare): the deal is public now
         par = services.daily_par_compute(daily=daily)

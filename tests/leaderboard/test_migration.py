@@ -1,16 +1,19 @@
 """The migrations that made games know whether they rank, and split the boards by variant and
 deal pool: existing games get the right flag, and the score tables are rebuilt from the games."""
 
+import io
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import StateApps
 
-from game.engine import Deal, GameState, Variant
+from game.engine import Deal, GameState, Move, Variant
+from game.engine.solver import find_par
 from game.models import Game
 from leaderboard import services
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
@@ -37,15 +40,39 @@ def migrate_forward() -> None:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
-def old_game(apps: StateApps, owner: Any, seed: str, hour: int, **fields: Any) -> Any:
-    """A finished game as the old schema stored it."""
-    game = apps.get_model("game", "Game")
-    defaults = {
-        "variant": "tripeaks", "mode": "casual", "status": "won", "score": 500, "cards_left": 0,
-        "started_at": at(DAY, hour) - timedelta(minutes=5), "finished_at": at(DAY, hour),
-        "duration_ms": 300_000,
-    }  # fmt: skip
-    return game.objects.create(seed=seed, owner_id=owner.pk, **{**defaults, **fields})
+def old_game(
+    apps: StateApps,
+    owner: Any,
+    seed: str,
+    hour: int,
+    *,
+    line: list[str] | None = None,
+    variant: str = "tripeaks",
+    **fields: Any,
+) -> Any:
+    """A game played to its end (along ``line``, else the first legal move each time) and stored
+    as the old schema stored it, move log included."""
+    state = GameState(Deal.from_seed(seed), Variant(variant))
+    while not state.status.is_over:
+        state.apply(Move.parse(line[state.seq]) if line else state.legal_moves()[0])
+    finished_at = at(DAY, hour)
+    game = apps.get_model("game", "Game").objects.create(
+        seed=seed, variant=variant, owner_id=owner.pk,
+        status=state.status.value, score=state.score, cards_left=state.cards_left,
+        move_count=state.seq, started_at=finished_at - timedelta(minutes=5),
+        last_move_at=finished_at, finished_at=finished_at, duration_ms=300_000,
+        **fields,
+    )  # fmt: skip
+    moves = apps.get_model("game", "Move")
+    moves.objects.bulk_create(
+        moves(game_id=game.id, seq=i, move=move.text, played_at=finished_at)
+        for i, move in enumerate(state.moves)
+    )
+    return game
+
+
+def par_line(seed: str) -> list[str]:
+    return [move.text for move in find_par(Deal.from_seed(seed), Variant.TRIPEAKS).line]
 
 
 def test_old_games_get_their_flags_and_the_tables_are_rebuilt_from_them(
@@ -54,26 +81,27 @@ def test_old_games_get_their_flags_and_the_tables_are_rebuilt_from_them(
     users = old_apps.get_model("auth", "User")
     ada = users.objects.create(username="ada")
     bob = users.objects.create(username="bob")
-    fresh = old_game(old_apps, ada, "s-fresh", 9, score=700)
-    again = old_game(old_apps, ada, "s-fresh", 10, score=2000)  # ada's "play again"
-    shared = old_game(old_apps, bob, "s-fresh", 11, score=2100)  # bob played ada's shared game
-    nowrap = old_game(old_apps, bob, "s-nowrap", 9, variant="tripeaks-nowrap", score=900)
-    race = old_game(old_apps, bob, "s-race", 10, mode="race", score=3000)
+    fresh = old_game(old_apps, ada, "s-fresh", 9)
+    again = old_game(old_apps, ada, "s-fresh", 10, line=par_line("s-fresh"))  # "play again"
+    shared = old_game(old_apps, bob, "s-fresh", 11, line=par_line("s-fresh"))  # ada's, shared
+    nowrap = old_game(old_apps, bob, "s-nowrap", 9, variant="tripeaks-nowrap")
+    race = old_game(old_apps, bob, "s-race", 10, mode="race", line=par_line("s-race"))
     daily = old_apps.get_model("leaderboard", "Daily").objects.create(
         date=DAY, seed="s-day", commitment="c", created_at=at(DAY, 0)
     )
     attempts = old_apps.get_model("leaderboard", "DailyAttempt")
-    attempt_game = old_game(old_apps, bob, "s-day", 12, mode="daily", score=800)
+    attempt_game = old_game(old_apps, bob, "s-day", 12, mode="daily")
     attempts.objects.create(
-        daily=daily, user_id=bob.pk, game_id=attempt_game.id, created_at=at(DAY, 11),
-        score=800, duration_ms=300_000, finished_at=at(DAY, 12),
+        daily=daily, user_id=bob.pk, game_id=attempt_game.id, created_at=at(DAY, 11, 55),
+        score=attempt_game.score, duration_ms=300_000, finished_at=at(DAY, 12),
     )  # fmt: skip
     late_game, at_midnight = late_attempt(old_apps, ada, daily)
-    daily_replay = old_game(old_apps, bob, "s-day", 13, mode="daily", score=2500)
+    daily_replay = old_game(old_apps, bob, "s-day", 13, mode="daily", line=par_line("s-day"))
     old_apps.get_model("leaderboard", "PlayerBest").objects.create(  # the old table: mixed up
-        user_id=ada.pk, period="all", clean_only=False, game_id=again.id, score=2000,
+        user_id=ada.pk, period="all", clean_only=False, game_id=again.id, score=again.score,
         duration_ms=300_000, finished_at=at(DAY, 10),
     )  # fmt: skip
+    assert again.score > fresh.score
 
     migrate_forward()
 
@@ -96,9 +124,14 @@ def test_old_games_get_their_flags_and_the_tables_are_rebuilt_from_them(
     assert best[(bob.pk, "tripeaks-nowrap", "all", True)] == nowrap.id
     assert set(best.values()) == {fresh.id, nowrap.id}
     assert PlayerTally.objects.get(user_id=ada.pk, period="all", clean_only=False).played == 1
-    assert DailyAttempt.objects.get(game_id=attempt_game.id).score == 800  # as it was
+    assert DailyAttempt.objects.get(game_id=attempt_game.id).score == attempt_game.score
     late = DailyAttempt.objects.get(game_id=late_game.id)  # it counted nowhere: now at midnight
     assert (late.score, late.finished_at) == (at_midnight, at(DAY + timedelta(days=1), 0))
+    out = io.StringIO()
+    call_command("boards_verify", stdout=out)  # raises on any difference
+    assert out.getvalue().startswith(
+        "OK 4 games replayed, 16 score-table rows and 2 daily attempts"
+    )
     rebuilt = tables()
     for user in (ada, bob):
         services.player_scores_rebuild(user_id=user.pk)
@@ -122,11 +155,11 @@ def late_attempt(apps: StateApps, owner: Any, daily: Any) -> tuple[Any, int]:
         state.apply(state.legal_moves()[0])
         times.append(at(DAY, 23, 58) if state.seq <= 3 else at(DAY + timedelta(days=1), 0, 2))
     midnight = GameState.replay(state.deal, state.variant, state.moves[:3]).score
-    game = old_game(
-        apps, owner, daily.seed, 23, mode="daily", status=state.status.value,
-        score=state.score, cards_left=state.cards_left, move_count=state.seq,
-        started_at=at(DAY, 23, 50), finished_at=times[-1], duration_ms=720_000,
-        reveal_after=at(DAY + timedelta(days=1), 0),
+    game = apps.get_model("game", "Game").objects.create(
+        seed=daily.seed, variant="tripeaks", owner_id=owner.pk, mode="daily",
+        status=state.status.value, score=state.score, cards_left=state.cards_left,
+        move_count=state.seq, started_at=at(DAY, 23, 50), last_move_at=times[-1],
+        finished_at=times[-1], duration_ms=720_000, reveal_after=at(DAY + timedelta(days=1), 0),
     )  # fmt: skip
     apps.get_model("game", "Move").objects.bulk_create(
         apps.get_model("game", "Move")(game_id=game.id, seq=i, move=move.text, played_at=moment)

@@ -1,6 +1,7 @@
 // The post-game analysis (protocol.md, ANALYSIS): par, the player's share of it, when a winnable
-// deal slipped away, the draws made while a card fitted, and the streaks. Used by the game-over
-// panel (pushed over the socket, or fetched) and by the finished game's page (fetched).
+// deal slipped away, the four mistakes that break streaks (draws while a card fitted, plays that
+// opened nothing, King–Ace links missed, the stock left for last), and the streaks. Used by the
+// game-over panel (pushed over the socket, or fetched) and by the finished game's page (fetched).
 // Everything goes in with textContent; the numbers are the server's, nothing is worked out here.
 
 import { cardShort } from "./cards.js";
@@ -82,6 +83,10 @@ export class AnalysisView {
       this.#par(analysis),
       ...this.#verdict(analysis),
       this.#draws(analysis.draws_while_play_fit ?? []),
+      // An analysis stored before the other three mistakes were taught has none of their keys.
+      ...("plays_opening_nothing" in analysis ? [this.#openers(analysis.plays_opening_nothing)] : []),
+      ...("missed_king_ace" in analysis ? [this.#wraps(analysis.missed_king_ace)] : []),
+      ...("stock_left_for_last" in analysis ? [this.#stock(analysis.stock_left_for_last)] : []),
       this.#streaks(analysis.streaks ?? []),
     );
     this.body.hidden = false;
@@ -155,6 +160,75 @@ export class AnalysisView {
       list.append(item);
     }
     part.append(list);
+    return part;
+  }
+
+  /** Plays that turned nothing over while another fitting card would have. */
+  #openers(plays) {
+    const part = element("div", "analysis__part");
+    part.append(this.#heading("Plays that opened nothing"));
+    if (plays.length === 0) {
+      part.append(element("p", "", "None: when a play could turn a card over, you made one."));
+      return part;
+    }
+    const list = element("ul", "analysis__draws");
+    list.dataset.analysisOpeners = "";
+    for (const { move, card, openers } of plays) {
+      const item = element("li");
+      // The cards are left out while a daily deal is secret to anyone but its player.
+      const played = card ? `the ${cardShort(card)}` : "a card";
+      const better = openers?.length ? cardList(openers) : "another card";
+      item.append(
+        this.#move(move, { capital: true }),
+        `: you played ${played}, which opened nothing, while ${better} would have turned a card over`,
+      );
+      list.append(item);
+    }
+    part.append(list);
+    return part;
+  }
+
+  /** Draws made while a card fitted only across the King–Ace wrap. */
+  #wraps(missed) {
+    const part = element("div", "analysis__part");
+    part.append(this.#heading("King–Ace links missed"));
+    if (missed.length === 0) {
+      part.append(element("p", "", "None: you never drew past a King–Ace link."));
+      return part;
+    }
+    const list = element("ul", "analysis__draws");
+    list.dataset.analysisWraps = "";
+    for (const { move, waste, cards } of missed) {
+      const item = element("li");
+      const what = cards?.length ? cardList(cards) : "a card";
+      const onto = waste ? ` on the ${cardShort(waste)}` : "";
+      item.append(
+        this.#move(move, { capital: true }),
+        `: you drew while ${what} fitted${onto}: King and Ace are neighbours`,
+      );
+      list.append(item);
+    }
+    part.append(list);
+    return part;
+  }
+
+  /** The run of draws that found nothing at the end of a lost game. */
+  #stock(left) {
+    const part = element("div", "analysis__part");
+    part.append(this.#heading("The stock left for last"));
+    if (!left) {
+      part.append(element("p", "", "No: the game did not end on a run of draws that found nothing."));
+      return part;
+    }
+    const line = element("p");
+    line.dataset.analysisStock = "";
+    line.append(
+      "From ",
+      this.#move(left.move),
+      `, the last ${plural(left.draws, "draw", "draws")} went by without a play: the final draws` +
+        " are easy to waste. Open face-down cards while the stock is still deep.",
+    );
+    part.append(line);
     return part;
   }
 

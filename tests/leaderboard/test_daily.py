@@ -321,6 +321,9 @@ def test_a_finished_daily_game_keeps_its_deal_secret_until_the_day_is_over(
             "lost_at": None,
             "draws_while_play_fit": [{"move": 2, "fits": [state.moves[0].text]}],
             "streaks": [],
+            "plays_opening_nothing": [{"move": 1, "card": "9h", "openers": ["Tc"]}],
+            "missed_king_ace": [{"move": 3, "waste": "Kd", "cards": ["Ah"]}],
+            "stock_left_for_last": {"move": 30, "draws": 4},
         },
     )
     deal = Deal.from_seed(game.seed)
@@ -344,6 +347,11 @@ def test_a_finished_daily_game_keeps_its_deal_secret_until_the_day_is_over(
     assert (own["par"], own["share"]) == (state.score + 100, 0.9)
     assert own["draws_while_play_fit"] == [{"move": 2, "fits": [state.moves[0].text]}]
     assert other["draws_while_play_fit"] == [{"move": 2, "fits": []}]
+    assert own["plays_opening_nothing"] == [{"move": 1, "card": "9h", "openers": ["Tc"]}]
+    assert other["plays_opening_nothing"] == [{"move": 1, "card": None, "openers": []}]
+    assert other["missed_king_ace"] == [{"move": 3, "waste": None, "cards": []}]
+    assert other["stock_left_for_last"] == {"move": 30, "draws": 4}
+    assert CARD_CODE.findall(json.dumps(other)) == []
 
     clock.set(at(NEXT_DAY, 0))
     page = client.get(f"/games/{game.id}/")

@@ -38,8 +38,11 @@ from leaderboard.selectors import (
 )
 
 OVERVIEW_ROWS = 10
+# The switches' words, short enough for a phone; the page's lede names the board in full.
+RULES = ((Variant.TRIPEAKS.value, "TriPeaks"), (Variant.NOWRAP.value, "No wrap"))
+DEALS = ((Deals.RANDOM.value, "Random deals"), (Deals.WINNABLE.value, "Winnable only"))
 PERIODS = (("all", "All time"), ("week", "This week"))
-VIEWS = ((False, "All games"), (True, "Clean games (no hints)"))
+VIEWS = ((False, "All games"), (True, "Clean (no hints)"))
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -204,8 +207,8 @@ class BoardChoice:
         """The switches of the page: each group's options, with the query string each leads to
         (the other groups kept) and whether it is the current one."""
         groups = (
-            ("Rules", [(replace(self, variant=v.value), v.label) for v in Variant]),
-            ("Deals", [(replace(self, deals=d.value), d.label) for d in Deals]),
+            ("Rules", [(replace(self, variant=v), text) for v, text in RULES]),
+            ("Deals", [(replace(self, deals=d), text) for d, text in DEALS]),
             (
                 "Period",
                 [(replace(self, period=p), text) for p, text in PERIODS],

@@ -94,8 +94,8 @@ def test_the_page_switches_variant_and_deals_and_keeps_the_other_choices(client:
     html = client.get("/leaderboards/?period=week&view=clean&deals=winnable").content.decode()
     links = re.findall(r'<a href="\?([^"]+)"( aria-current="page")?>([^<]+)</a>', html)
     current = [text for _, here, text in links if here]
-    assert current == ["TriPeaks", "Winnable deals only", "This week", "Clean games (no hints)"]
-    nowrap = next(query for query, _, text in links if text == "TriPeaks without wrap")
+    assert current == ["TriPeaks", "Winnable only", "This week", "Clean (no hints)"]
+    nowrap = next(query for query, _, text in links if text == "No wrap")
     assert nowrap == "variant=tripeaks-nowrap&amp;deals=winnable&amp;period=week&amp;view=clean"
     assert "One board per deal pool" in html
     assert "Only a fresh deal ranks" in html

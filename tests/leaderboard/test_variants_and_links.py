@@ -190,3 +190,20 @@ def test_a_day_s_rows_link_to_their_games_once_the_day_is_over(
     assert "data-row-replay" not in during
     assert f'href="/games/{attempt.game_id}/" data-row-replay' in after
     assert f'href="/games/{attempt.game_id}/export.json" data-row-export' in after
+
+
+def test_the_score_tables_admin_shows_each_row_s_variant_and_deal_pool(players: Players) -> None:
+    (ada,) = players(1)
+    finished_game(
+        ada,
+        score=700,
+        variant=Variant.NOWRAP,
+        deal_source=DealSource.WINNABLE,
+        finished_at=at(DAY, 9),
+    )
+    admin = User.objects.create_superuser("root", password="x")
+    client = signed_in(admin)
+    for table in ("playerbest", "playertally"):
+        html = client.get(f"/admin/leaderboard/{table}/?variant=tripeaks-nowrap").content.decode()
+        assert html.count(">TriPeaks without wrap</td>") == 4, table
+        assert "Winnable deals only" in html

@@ -10,13 +10,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-    StreamingHttpResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -293,19 +287,23 @@ def board(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 @require_safe
-def row_games(request: HttpRequest, username: str) -> StreamingHttpResponse:
+def row_games(request: HttpRequest, username: str) -> HttpResponse:
     """Every game a player's row counts on the boards chosen (their wins, rate and streak), as
     ``tripeaks-game/1`` documents, one JSON per line: ``python -m game.engine verify -`` replays
-    them all."""
+    them all.
+
+    Written whole rather than streamed: under ASGI, Django reads a synchronous stream into memory
+    before sending it anyway.
+    """
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     choice = BoardChoice.of(request)
     games = selectors.row_games(player.pk, choice.board(BoardKind.WINS)).select_related("owner")
-    lines = (
+    lines = "".join(
         json.dumps(game_document(game)) + "\n"
         for game in games.iterator(chunk_size=200)
         if deal_revealed(game)
     )
-    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    response = HttpResponse(lines, content_type="application/x-ndjson")
     name = f"tripeaks-{username}-{choice.variant}-{choice.deals}-{choice.period}"
     response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
     return response

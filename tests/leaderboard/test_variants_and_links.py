@@ -168,7 +168,7 @@ def test_a_tally_row_links_to_every_game_it_counts_and_verify_checks_them_all(
     assert link is not None
     response = client.get(link[1].replace("&amp;", "&"))
 
-    lines = response.getvalue().decode().splitlines()
+    lines = response.content.decode().splitlines()
     assert response["Content-Type"] == "application/x-ndjson"
     assert [json.loads(line)["id"] for line in lines] == [str(game_id) for game_id in counted]
     assert [verify_text(line)[0] for line in lines] == ["OK"] * len(counted)

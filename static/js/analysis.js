@@ -143,69 +143,58 @@ export class AnalysisView {
     return [line];
   }
 
+  // The cards are left out of each mistake while a daily deal is secret to anyone but its player.
+
   #draws(draws) {
-    const part = element("div", "analysis__part");
-    part.append(this.#heading("Draws while a card fitted"));
-    if (draws.length === 0) {
-      part.append(element("p", "", "None: you never drew while a card on the peaks fitted."));
-      return part;
-    }
-    const list = element("ul", "analysis__draws");
-    list.dataset.analysisDraws = "";
-    for (const { move, fits } of draws) {
-      const item = element("li");
-      // The cards are left out while a daily deal is secret to anyone but its player.
-      const what = fits?.length ? cardList(fits) : "a card";
-      item.append(this.#move(move, { capital: true }), `: you drew while ${what} fitted`);
-      list.append(item);
-    }
-    part.append(list);
-    return part;
+    return this.#mistakes("Draws while a card fitted", draws, {
+      none: "None: you never drew while a card on the peaks fitted.",
+      data: "analysisDraws",
+      words: ({ fits }) => `: you drew while ${fits?.length ? cardList(fits) : "a card"} fitted`,
+    });
   }
 
   /** Plays that turned nothing over while another fitting card would have. */
   #openers(plays) {
-    const part = element("div", "analysis__part");
-    part.append(this.#heading("Plays that opened nothing"));
-    if (plays.length === 0) {
-      part.append(element("p", "", "None: when a play could turn a card over, you made one."));
-      return part;
-    }
-    const list = element("ul", "analysis__draws");
-    list.dataset.analysisOpeners = "";
-    for (const { move, card, openers } of plays) {
-      const item = element("li");
-      // The cards are left out while a daily deal is secret to anyone but its player.
-      const played = card ? `the ${cardShort(card)}` : "a card";
-      const better = openers?.length ? cardList(openers) : "another card";
-      item.append(
-        this.#move(move, { capital: true }),
-        `: you played ${played}, which opened nothing, while ${better} would have turned a card over`,
-      );
-      list.append(item);
-    }
-    part.append(list);
-    return part;
+    return this.#mistakes("Plays that opened nothing", plays, {
+      none: "None: when a play could turn a card over, you made one.",
+      data: "analysisOpeners",
+      words: ({ card, openers }) => {
+        const played = card ? `the ${cardShort(card)}` : "a card";
+        const better = openers?.length ? cardList(openers) : "another card";
+        return `: you played ${played}, which opened nothing, while ${better} would have turned a card over`;
+      },
+    });
   }
 
-  /** Draws made while a card fitted only across the King–Ace wrap. */
+  /** Draws made while a card fitted across the King–Ace wrap. */
   #wraps(missed) {
+    return this.#mistakes("King–Ace links missed", missed, {
+      none: "None: you never drew past a King–Ace link.",
+      data: "analysisWraps",
+      words: ({ waste, cards }) => {
+        const what = cards?.length ? cardList(cards) : "a card";
+        const onto = waste ? ` on the ${cardShort(waste)}` : "";
+        return `: you drew while ${what} fitted${onto}: King and Ace are neighbours`;
+      },
+    });
+  }
+
+  /**
+   * One kind of mistake: its heading, then "Move N: what happened" for each (`words(mistake)`),
+   * in a list marked `data` (a dataset name), or `none` when there is none.
+   */
+  #mistakes(title, mistakes, { none, data, words }) {
     const part = element("div", "analysis__part");
-    part.append(this.#heading("King–Ace links missed"));
-    if (missed.length === 0) {
-      part.append(element("p", "", "None: you never drew past a King–Ace link."));
+    part.append(this.#heading(title));
+    if (mistakes.length === 0) {
+      part.append(element("p", "", none));
       return part;
     }
     const list = element("ul", "analysis__draws");
-    list.dataset.analysisWraps = "";
-    for (const { move, waste, cards } of missed) {
+    list.dataset[data] = "";
+    for (const mistake of mistakes) {
       const item = element("li");
-      const what = cards?.length ? cardList(cards) : "a card";
-      const onto = waste ? ` on the ${cardShort(waste)}` : "";
-      item.append(
-        this.#move(move, { capital: true }),
-        `: you drew while ${what} fitted${onto}: King and Ace are neighbours`,
-      );
+      item.append(this.#move(mistake.move, { capital: true }), words(mistake));
       list.append(item);
     }
     part.append(list);

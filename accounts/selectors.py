@@ -30,6 +30,9 @@ class PlayerStatistics:
 
     games_played: int
     games_won: int
+    games_unranked: int
+    """Of the games played, those that count on no board: a deal seen before, a race (their
+    figures here include them, marked as such on the profile)."""
     win_rate: float | None
     best_score: int | None
     average_score: float | None
@@ -61,6 +64,7 @@ def player_statistics(user: AbstractBaseUser, *, now: datetime | None = None) ->
     totals = games.aggregate(
         played=Count("id"),
         won=Count("id", filter=Q(status=Status.WON)),
+        unranked=Count("id", filter=Q(ranked=False)),
         best_score=Max("score"),
         average_score=Avg("score"),
         average_win_ms=Avg("duration_ms", filter=Q(status=Status.WON)),
@@ -72,6 +76,7 @@ def player_statistics(user: AbstractBaseUser, *, now: datetime | None = None) ->
     return PlayerStatistics(
         games_played=played,
         games_won=won,
+        games_unranked=totals["unranked"],
         win_rate=won / played if played else None,
         best_score=totals["best_score"],
         average_score=totals["average_score"],

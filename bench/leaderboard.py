@@ -68,7 +68,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from bench.inserts import insert_head  # noqa: E402
-from game.models import Game, Mode, Status  # noqa: E402
+from game.models import DealSource, Game, Mode, Status  # noqa: E402
 from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally  # noqa: E402
 from leaderboard.selectors import (  # noqa: E402
     BOARD_DEPTH,
@@ -173,7 +173,7 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM leaderboard_daily AS d CROSS JOIN auth_user AS u WHERE random() < %s",
             [now, per_day],
         )
-        games_insert("bench_attempt", Mode.DAILY)
+        games_insert("bench_attempt", Mode.DAILY, DealSource.DAILY)
         insert, values = insert_head(
             DailyAttempt,
             {
@@ -205,7 +205,7 @@ def fill(games: int, players: int, days: int) -> None:
             " FROM generate_series(1, %s - (SELECT count(*) FROM bench_attempt))",
             [players, THIS_WEEK_SHARE, week_start, now, week_start, week_start, games],
         )
-        games_insert("bench_casual", Mode.CASUAL)
+        games_insert("bench_casual", Mode.CASUAL, DealSource.RANDOM)
     with step("score tables (set-based, as scores_record leaves them)"):
         execute(_COUNTED)
         insert, values = insert_head(PlayerBest, {column: column for column in _BEST_COLUMNS})
@@ -233,7 +233,7 @@ def secondary_indexes() -> list[tuple[str, str]]:
         return list(cursor.fetchall())
 
 
-def games_insert(source: str, mode: Mode) -> None:
+def games_insert(source: str, mode: Mode, deal_source: DealSource) -> None:
     """Insert a finished game for every row of the temporary table ``source``.
 
     Won games score more; a share is abandoned; a share used a hint (never a daily attempt).
@@ -246,6 +246,8 @@ def games_insert(source: str, mode: Mode) -> None:
             "seed": "'bench'",
             "variant": "'tripeaks'",
             "mode": "%(mode)s",
+            "deal_source": "%(deal_source)s",
+            "ranked": "true",
             "owner_id": "user_id",
             "guest_key": "''",
             "status": f"CASE WHEN luck < {won} THEN 'won' WHEN luck < {abandoned}"
@@ -263,11 +265,15 @@ def games_insert(source: str, mode: Mode) -> None:
         },
     )
     with connection.cursor() as cursor:
-        cursor.execute(f"{insert} SELECT {values} FROM {source}", {"mode": mode.value})
+        cursor.execute(
+            f"{insert} SELECT {values} FROM {source}",
+            {"mode": mode.value, "deal_source": deal_source.value},
+        )
 
 
 # Every counted game once per board view it belongs to: all time and its week, the "all" view,
-# and the clean one when no hint was used.
+# and the clean one when no hint was used. Daily attempts count on their day's board only, and
+# every casual game here is standard TriPeaks on a random deal: one variant and deal pool.
 _COUNTED = """
 CREATE TEMP TABLE bench_counted AS
 SELECT g.id, g.owner_id, p.period, v.clean_only, g.status = 'won' AS won, g.score,
@@ -277,16 +283,18 @@ CROSS JOIN LATERAL (VALUES ('all'),
     (to_char(date_trunc('week', g.finished_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'))) AS p(period)
 CROSS JOIN LATERAL (SELECT false UNION ALL SELECT true WHERE NOT g.assisted) AS v(clean_only)
 WHERE g.owner_id IS NOT NULL AND g.status <> 'in_progress' AND NOT g.hidden
+    AND g.mode = 'casual'
 """
 
 _BEST_COLUMNS = (
-    "user_id", "period", "clean_only", "game_id", "score", "duration_ms", "finished_at"
+    "user_id", "variant", "deals", "period", "clean_only", "game_id", "score", "duration_ms",
+    "finished_at",
 )  # fmt: skip
 _BEST_FILL = """
 {insert}
 SELECT DISTINCT ON (user_id, period, clean_only) {values}
-FROM (SELECT owner_id AS user_id, period, clean_only, id AS game_id, score, duration_ms,
-    finished_at FROM bench_counted) AS counted
+FROM (SELECT owner_id AS user_id, 'tripeaks' AS variant, 'random' AS deals, period, clean_only,
+    id AS game_id, score, duration_ms, finished_at FROM bench_counted) AS counted
 ORDER BY user_id, period, clean_only, score DESC, duration_ms, finished_at
 """
 
@@ -295,6 +303,8 @@ ORDER BY user_id, period, clean_only, score DESC, duration_ms, finished_at
 # to reach that length) and the run the last game belongs to give the two streaks.
 _TALLY_VALUES = {
     "user_id": "t.owner_id",
+    "variant": "'tripeaks'",
+    "deals": "'random'",
     "period": "t.period",
     "clean_only": "t.clean_only",
     "played": "t.played",
@@ -440,6 +450,8 @@ def time_writes(samples: int) -> None:
             game = Game.objects.create(
                 id=uuid.uuid4(),
                 seed="bench",
+                deal_source=DealSource.RANDOM,
+                ranked=True,
                 owner_id=chance.choice(owners),
                 status=Status.WON,
                 score=chance.randrange(2500),

@@ -5,6 +5,10 @@ the log by the engine and kept beside it only so that pages and leaderboards can
 """
 
 import uuid
+from datetime import datetime
+from functools import reduce
+from operator import or_
+from typing import Final
 
 from django.conf import settings
 from django.db import models
@@ -36,6 +40,43 @@ class Mode(models.TextChoices):
     RACE = "race", "Race"
 
 
+class DealSource(models.TextChoices):
+    """Where a game's deal came from, which decides once, when it starts, whether it ranks."""
+
+    RANDOM = "random", "A fresh secret deal"
+    WINNABLE = "winnable", "A fresh secret deal the solver proves winnable"
+    DAILY = "daily", "The day's secret deal, for the player's ranked attempt"
+    RACE = "race", "A race's fresh deal, dealt to every racer at once"
+    REPLAY = "replay", "A deal already seen: played again, shared, or a daily replay"
+
+
+RANKED_SOURCES: Final = (DealSource.RANDOM, DealSource.WINNABLE, DealSource.DAILY)
+"""Deals the player cannot have seen before the game began, so that a game on one ranks: a fresh
+deal of their own, or the day's deal during the day (on the day's board only). A race's deal is
+dealt to up to eight racers at once, one of whom could scout it for another: races rank on their
+own rating, not on the boards."""
+MODE_SOURCES: Final = {
+    Mode.CASUAL: (DealSource.RANDOM, DealSource.WINNABLE, DealSource.REPLAY),
+    Mode.DAILY: (DealSource.DAILY, DealSource.REPLAY),
+    Mode.RACE: (DealSource.RACE,),
+}
+"""The deal sources each mode's games may have."""
+
+
+def ranks(source: str) -> bool:
+    """Whether a game on a deal from ``source`` ranks: decided once, when the game starts.
+
+    >>> ranks(DealSource.RANDOM), ranks(DealSource.REPLAY), ranks(DealSource.RACE)
+    (True, False, False)
+    """
+    return source in RANKED_SOURCES
+
+
+def duration_ms(started_at: datetime, finished_at: datetime) -> int:
+    """How long a game took, in whole milliseconds."""
+    return max(0, int((finished_at - started_at).total_seconds() * 1000))
+
+
 class Game(models.Model):
     """One game of TriPeaks. The seed stays secret until the game is over."""
 
@@ -43,6 +84,10 @@ class Game(models.Model):
     seed = models.CharField(max_length=SEED_MAX_LENGTH)
     variant = models.CharField(max_length=32, choices=Variant, default=Variant.TRIPEAKS)
     mode = models.CharField(max_length=16, choices=Mode, default=Mode.CASUAL)
+    deal_source = models.CharField(max_length=16, choices=DealSource, default=DealSource.REPLAY)
+    # Whether the game may count on a board (a daily attempt on its day's, the others on the
+    # all-time and weekly boards of their variant and deal pool); see ``ranks``.
+    ranked = models.BooleanField(default=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -87,6 +132,20 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(status=Status.WON) | Q(cards_left=0), name="game_won_means_cleared"
+            ),
+            models.CheckConstraint(
+                condition=reduce(
+                    or_,
+                    (
+                        Q(mode=mode, deal_source__in=sources)
+                        for mode, sources in MODE_SOURCES.items()
+                    ),
+                ),
+                name="game_deal_source_fits_mode",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranked=False) | Q(deal_source__in=RANKED_SOURCES),
+                name="game_ranked_only_on_a_secret_deal",
             ),
             models.CheckConstraint(
                 condition=Q(finished_at__isnull=True, duration_ms__isnull=True)

@@ -49,19 +49,28 @@ def analysis_before_reveal(report: dict[str, Any], *, own: bool) -> dict[str, An
     """What a finished game's analysis may say while its deal is still secret.
 
     Never the par line: it names cards the player never saw. Par, the score and its share stay.
-    The cards that fitted at a draw were face up for the player, so their own view keeps them;
-    anyone else gets the draws without the cards.
+    The cards the mistakes name were face up for the player, so their own view keeps them;
+    anyone else gets the mistakes and their move numbers without the cards.
     """
     shown = {**report, "par_line": None}
     if not own:
-        shown["draws_while_play_fit"] = [
-            {**draw, "fits": []} for draw in report.get("draws_while_play_fit", [])
-        ]
+        for key, cards in _MISTAKE_CARDS.items():
+            shown[key] = [{**mistake, **cards} for mistake in report.get(key, [])]
     return shown
 
 
+_MISTAKE_CARDS: dict[str, dict[str, Any]] = {
+    "draws_while_play_fit": {"fits": []},
+    "plays_opening_nothing": {"card": None, "openers": []},
+    "missed_king_ace": {"waste": None, "cards": []},
+}
+"""The fields naming cards in each list of mistakes of an analysis, and what hides them."""
+
+
 def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
-    """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones)."""
+    """The ``tripeaks-game/1`` document of a finished game (the engine refuses unfinished ones),
+    with what the result is: its mode, whether it ranks, whether a hint was used, and where its
+    deal came from (``docs/boards.md``)."""
     owner = game.owner
     return export_document(
         state or replay_log(game),
@@ -70,6 +79,10 @@ def game_document(game: Game, state: GameState | None = None) -> dict[str, Any]:
         started_at=iso(game.started_at),
         finished_at=iso(game.finished_at),
         duration_ms=game.duration_ms,
+        mode=game.mode,
+        ranked=game.ranked,
+        assisted=game.assisted,
+        deal_source=game.deal_source,
     )
 
 

@@ -33,7 +33,7 @@ from game.engine import Variant as EngineVariant
 from game.engine.hint import hint
 from game.engine.solver import solve
 from game.live import GameGone, LiveGame, MoveConflict, MoveWrite, live_games
-from game.models import Game, Mode, Status
+from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
@@ -145,15 +145,27 @@ def game_start(
     """Start a game for ``player``: on ``seed`` when it is public, else on a fresh secret deal
     (one the solver proves winnable, with ``winnable_only``).
 
+    Whether the game ranks is decided here, once, from where its deal comes from: a fresh deal
+    dealt here ranks; a game on a given seed (a deal played again, a shared one) does not, nor
+    does a race's (:data:`game.models.RANKED_SOURCES` says why).
+
     A game may be dealt ahead of its start (``starts_at``, a race's countdown): moves before then
     are refused. ``reveal_after`` keeps the deal of the finished game hidden until that moment.
     """
+    if mode == Mode.RACE:
+        source = DealSource.RACE
+    elif seed is not None:
+        source = DealSource.REPLAY
+    else:
+        source = DealSource.WINNABLE if winnable_only else DealSource.RANDOM
     if seed is None:
         seed = winnable_seed(variant) if winnable_only else new_seed()
     return Game.objects.create(
         seed=seed,
         variant=variant.value,
         mode=mode,
+        deal_source=source,
+        ranked=ranks(source),
         owner_id=player.user_id,
         guest_key="" if player.user_id is not None else player.guest_key,
         started_at=starts_at or timezone.now(),
@@ -373,11 +385,6 @@ async def _commit(live: LiveGame, after: GameState) -> None:
 
 def _store_assisted(game_id: uuid.UUID) -> None:
     Game.objects.filter(id=game_id).update(assisted=True)
-
-
-def duration_ms(started_at: datetime, finished_at: datetime) -> int:
-    """How long a game took, in whole milliseconds."""
-    return max(0, int((finished_at - started_at).total_seconds() * 1000))
 
 
 @transaction.atomic

@@ -28,19 +28,22 @@ class ScoreTableAdmin(ReadOnly, admin.ModelAdmin):
     """A score table's rows: looked at, never edited (they follow the games)."""
 
     list_select_related = ("user",)
-    list_filter = ("period", "clean_only")
+    list_filter = ("variant", "deals", "period", "clean_only")
     search_fields = ("user__username",)
 
 
 @admin.register(PlayerBest)
 class PlayerBestAdmin(ScoreTableAdmin):
-    list_display = ("user", "period", "clean_only", "score", "duration_ms", "finished_at")
+    list_display = (
+        "user", "variant", "deals", "period", "clean_only", "score", "duration_ms", "finished_at",
+    )  # fmt: skip
     raw_id_fields = ("user", "game")
 
 
 @admin.register(PlayerTally)
 class PlayerTallyAdmin(ScoreTableAdmin):
     list_display = (
-        "user", "period", "clean_only", "played", "won", "win_rate", "longest_streak",
+        "user", "variant", "deals", "period", "clean_only", "played", "won", "win_rate",
+        "longest_streak",
     )  # fmt: skip
     raw_id_fields = ("user",)

@@ -5,7 +5,7 @@ The score tables are derived from finished games, like a game's own score is der
 that every board is one index range and a player's rank one index count.
 """
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
 
 from django.conf import settings
@@ -14,12 +14,29 @@ from django.db.models import Q
 from django.urls import reverse
 
 from game.engine.deal import SEED_MAX_LENGTH
-from game.models import Game, Variant
+from game.models import DealSource, Game, Variant
 
 ALL_TIME: Final = "all"
 """The period of the all-time rows; a week's rows are named by its Monday, e.g. ``2026-11-30``."""
 WIN_RATE_MIN_GAMES: Final = 10
 """Games a player needs in a period before their win rate is ranked."""
+
+
+class Deals(models.TextChoices):
+    """The deal pools that the all-time and weekly boards keep apart: a game counts on the boards
+    of its variant and of the pool its fresh deal came from.
+
+    Every deal from the "winnable" pool can be won, so wins, rates and streaks built on it say
+    something else than on random deals, a tenth of which cannot be won.
+    """
+
+    RANDOM = DealSource.RANDOM.value, "Random deals"
+    WINNABLE = DealSource.WINNABLE.value, "Winnable deals only"
+
+
+def day_end(day: date) -> datetime:
+    """Midnight UTC after ``day``: when its challenge ends and its seed is published."""
+    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
 
 
 def daily_group_name(day: str) -> str:
@@ -58,14 +75,15 @@ class Daily(models.Model):
     @property
     def ends_at(self) -> datetime:
         """Midnight UTC after the day: when the next challenge starts and the seed is published."""
-        return datetime.combine(self.date + timedelta(days=1), time.min, tzinfo=UTC)
+        return day_end(self.date)
 
 
 class DailyAttempt(models.Model):
     """A player's one ranked attempt at a day's challenge; starting it counts.
 
-    The result is copied from the game when it ends before the day does (a game finished later was
-    played while the seed was public), so that the day's board is one index range.
+    The result is copied from the game when it ends within the day, so that the day's board is one
+    index range. An attempt still in play when the day ends is closed as it stood at midnight
+    (``leaderboard.day_end``): given up, with the points it had then.
     """
 
     daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="attempts")
@@ -89,14 +107,31 @@ class DailyAttempt(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=["daily", "-score", "duration_ms", "finished_at", "user"],
+                fields=["daily", "-score", "duration_ms", "finished_at", "user", "game"],
                 condition=Q(score__isnull=False),
                 name="daily_attempt_board",
+            ),
+            # The attempts still without a result: few, whatever the number of days.
+            models.Index(
+                fields=["daily"], condition=Q(score__isnull=True), name="daily_attempt_open"
             ),
         ]
 
     def __str__(self) -> str:
         return f"Attempt of user {self.user_id} at {self.daily_id}"
+
+
+BOARD_KEY: Final = ("variant", "deals", "period", "clean_only")
+"""What names one all-time or weekly board in the score tables, and leads each board's index."""
+
+
+def _board_checks(table: str) -> list[models.CheckConstraint]:
+    return [
+        models.CheckConstraint(
+            condition=Q(variant__in=Variant.values), name=f"{table}_variant_valid"
+        ),
+        models.CheckConstraint(condition=Q(deals__in=Deals.values), name=f"{table}_deals_valid"),
+    ]
 
 
 class PlayerBest(models.Model):
@@ -108,6 +143,8 @@ class PlayerBest(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="best_scores"
     )
+    variant = models.CharField(max_length=32, choices=Variant)
+    deals = models.CharField(max_length=16, choices=Deals)
     period = models.CharField(max_length=10)
     clean_only = models.BooleanField(help_text="Counts only games played without a hint")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
@@ -118,19 +155,21 @@ class PlayerBest(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "period", "clean_only"], name="player_best_unique"
+                fields=["user", "variant", "deals", "period", "clean_only"],
+                name="player_best_unique",
             ),
+            *_board_checks("player_best"),
         ]
         indexes = [
             models.Index(
-                fields=["period", "clean_only", "-score", "duration_ms", "finished_at", "user"],
+                fields=[*BOARD_KEY, "-score", "duration_ms", "finished_at", "user", "game"],
                 name="player_best_board",
             ),
         ]
 
     def __str__(self) -> str:
         view = "clean" if self.clean_only else "all"
-        return f"Best of user {self.user_id} ({self.period}, {view})"
+        return f"Best of user {self.user_id} ({self.variant}, {self.deals}, {self.period}, {view})"
 
 
 class PlayerTally(models.Model):
@@ -143,6 +182,8 @@ class PlayerTally(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tallies"
     )
+    variant = models.CharField(max_length=32, choices=Variant)
+    deals = models.CharField(max_length=16, choices=Deals)
     period = models.CharField(max_length=10)
     clean_only = models.BooleanField(help_text="Counts only games played without a hint")
     played = models.PositiveIntegerField()
@@ -156,24 +197,26 @@ class PlayerTally(models.Model):
         verbose_name_plural = "player tallies"
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "period", "clean_only"], name="player_tally_unique"
+                fields=["user", "variant", "deals", "period", "clean_only"],
+                name="player_tally_unique",
             ),
+            *_board_checks("player_tally"),
         ]
         # Each board's order, then the columns its page shows, so that a page (and the rows an
         # offset skips) is read from the index alone.
         indexes = [
             models.Index(
-                fields=["period", "clean_only", "-won", "played", "user"],
+                fields=[*BOARD_KEY, "-won", "played", "user"],
                 condition=Q(won__gt=0),
                 name="player_tally_wins",
             ),
             models.Index(
-                fields=["period", "clean_only", "-win_rate", "-played", "user", "won"],
+                fields=[*BOARD_KEY, "-win_rate", "-played", "user", "won"],
                 condition=Q(played__gte=WIN_RATE_MIN_GAMES),
                 name="player_tally_rate",
             ),
             models.Index(
-                fields=["period", "clean_only", "-longest_streak", "longest_streak_at", "user"],
+                fields=[*BOARD_KEY, "-longest_streak", "longest_streak_at", "user"],
                 condition=Q(longest_streak__gt=0),
                 name="player_tally_streak",
             ),
@@ -181,4 +224,4 @@ class PlayerTally(models.Model):
 
     def __str__(self) -> str:
         view = "clean" if self.clean_only else "all"
-        return f"Tally of user {self.user_id} ({self.period}, {view})"
+        return f"Tally of user {self.user_id} ({self.variant}, {self.deals}, {self.period}, {view})"

@@ -10,8 +10,9 @@ imports :mod:`leaderboard.services`, which reads the boards from here.
 """
 
 import hashlib
+import uuid
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 from functools import reduce
 from operator import or_
@@ -21,12 +22,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
-from game.models import DealPar, Game, Mode, Move
+from game.models import DealPar, Game, Mode, Move, Status, Variant
 from leaderboard.models import (
     ALL_TIME,
     WIN_RATE_MIN_GAMES,
     Daily,
     DailyAttempt,
+    Deals,
     PlayerBest,
     PlayerTally,
 )
@@ -111,11 +113,14 @@ BOARD_TITLES: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One of the all-time or weekly boards: a kind, a period, and clean games only or all."""
+    """One of the all-time or weekly boards: a kind, a period, clean games only or all, and the
+    variant and deal pool whose games it ranks (standard TriPeaks on random deals by default)."""
 
     kind: BoardKind
     period: str = ALL_TIME
     clean: bool = False
+    variant: str = Variant.TRIPEAKS
+    deals: str = Deals.RANDOM
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,8 @@ class BoardRow:
     rank: int
     user_id: int
     player: str
+    game_id: uuid.UUID | None = None
+    """The game behind a best-score or day's row: its replay and export show how it was made."""
     score: int | None = None
     duration_ms: int | None = None
     finished_at: datetime | None = None
@@ -190,6 +197,7 @@ _SCORE_COLUMNS: Final = {
     "score": "score",
     "duration_ms": "duration_ms",
     "finished_at": "finished_at",
+    "game_id": "game_id",
 }
 
 
@@ -201,14 +209,20 @@ def _spec(board: AnyBoard) -> _Spec:
             (*_BY_SCORE, ("user_id", False)),
             _SCORE_COLUMNS,
         )
+    key = {
+        "variant": board.variant,
+        "deals": board.deals,
+        "period": board.period,
+        "clean_only": board.clean,
+    }
     if board.kind == BoardKind.BEST:
         return _Spec(
-            PlayerBest.objects.filter(period=board.period, clean_only=board.clean),
+            PlayerBest.objects.filter(**key),
             Q(score__gte=0),
             (*_BY_SCORE, ("user_id", False)),
             _SCORE_COLUMNS,
         )
-    tallies = PlayerTally.objects.filter(period=board.period, clean_only=board.clean)
+    tallies = PlayerTally.objects.filter(**key)
     if board.kind == BoardKind.WINS:
         return _Spec(
             tallies,
@@ -339,6 +353,29 @@ def _ahead(order: tuple[tuple[str, bool], ...], values: dict[str, Any]) -> Q:
         )
         same &= Q(**{field: values[field]})
     return bound & reduce(or_, alternatives)
+
+
+def row_games(user_id: int, board: Board) -> QuerySet[Game]:
+    """The games a player's row on an all-time or weekly board counts, in the order they ended:
+    their ranked games of the board's variant and deal pool, in its period, clean ones only on a
+    clean board (the games a moderator hid apart)."""
+    games = (
+        Game.objects.filter(
+            owner_id=user_id,
+            ranked=True,
+            hidden=False,
+            variant=board.variant,
+            deal_source=board.deals,
+        )
+        .exclude(status=Status.IN_PROGRESS)
+        .order_by("finished_at", "id")
+    )
+    if board.clean:
+        games = games.filter(assisted=False)
+    if board.period != ALL_TIME:
+        monday = datetime.combine(date.fromisoformat(board.period), time.min, tzinfo=UTC)
+        games = games.filter(finished_at__gte=monday, finished_at__lt=monday + timedelta(days=7))
+    return games
 
 
 def page_number(raw: str | None) -> int:

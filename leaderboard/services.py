@@ -8,7 +8,6 @@
 import hmac
 import logging
 import uuid
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
 from hashlib import sha256
@@ -24,15 +23,22 @@ from game.analysis_worker import deal_verdict
 from game.engine import Deal
 from game.engine import Variant as EngineVariant
 from game.engine.solver import solve
-from game.models import DealPar, Game, Mode, Status
+from game.models import DealPar, DealSource, Game, Mode, Move, Status, ranks
 from game.players import Player
-from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally
-from leaderboard.selectors import (
-    commitment_of,
-    daily_attempt_of,
-    daily_board_snapshot,
-    utc_today,
-    week_period,
+from leaderboard.models import Daily, DailyAttempt, Deals, PlayerBest, PlayerTally
+from leaderboard.selectors import commitment_of, daily_attempt_of, daily_board_snapshot, utc_today
+from leaderboard.tables import (
+    DAY_FIELDS,
+    RESULT_FIELDS,
+    DayResult,
+    Key,
+    Result,
+    Tables,
+    best_rows,
+    day_result,
+    keys_of,
+    result_of,
+    tally_rows,
 )
 
 logger = logging.getLogger(__name__)
@@ -130,7 +136,9 @@ def daily_attempt_start(*, user: AbstractBaseUser, day: date, now: datetime | No
         return attempt.game
     try:
         with transaction.atomic():
-            game = _daily_game(daily, owner_id=user.pk, guest_key="", now=now)
+            game = _daily_game(
+                daily, owner_id=user.pk, guest_key="", now=now, source=DealSource.DAILY
+            )
             DailyAttempt.objects.create(daily=daily, user_id=user.pk, game=game, created_at=now)
     except IntegrityError:
         return DailyAttempt.objects.select_related("game").get(daily=daily, user_id=user.pk).game
@@ -155,14 +163,21 @@ def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = N
         owner_id=player.user_id,
         guest_key="" if player.user_id is not None else player.guest_key,
         now=now,
+        source=DealSource.REPLAY,
     )
 
 
-def _daily_game(daily: Daily, *, owner_id: int | None, guest_key: str, now: datetime) -> Game:
+def _daily_game(
+    daily: Daily, *, owner_id: int | None, guest_key: str, now: datetime, source: DealSource
+) -> Game:
+    """A game on the day's deal: the player's ranked attempt (``DealSource.DAILY``), or a replay
+    of a deal they know, or may (after their attempt, or once the day is over)."""
     return Game.objects.create(
         seed=daily.seed,
         variant=daily.variant,
         mode=Mode.DAILY,
+        deal_source=source,
+        ranked=ranks(source),
         owner_id=owner_id,
         guest_key=guest_key,
         started_at=now,
@@ -173,127 +188,70 @@ def _daily_game(daily: Daily, *, owner_id: int | None, guest_key: str, now: date
 # ---- The score tables ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Result:
-    game_id: uuid.UUID
-    user_id: int
-    won: bool
-    score: int
-    duration_ms: int
-    finished_at: datetime
-    clean: bool
-
-
-_RESULT_FIELDS: Final = (
-    "id", "owner_id", "mode", "status", "score", "duration_ms", "finished_at", "assisted",
-    "reveal_after",
-)  # fmt: skip
+_GAME_FIELDS: Final = tuple(dict.fromkeys((*RESULT_FIELDS, *DAY_FIELDS, "mode", "ranked")))
 
 
 def scores_record(game_ids: list[uuid.UUID]) -> None:
     """Enter games that have just ended into the score tables, in the transaction ending them.
 
-    Only signed-in players' games count, and not those a moderator hid. A ranked daily attempt
-    also takes its place on the day's board if it ended within the day, and the board's new first
-    page is pushed once committed; an unranked replay of a daily deal (the player knows it) or an
-    attempt finished after the seed was published counts nowhere. Each game costs two upserts
-    (all time and this week, in the "all" view and, for a game played without hints, the clean
-    one) for its best score and tally.
+    Only ranked games of signed-in players count, and not those a moderator hid. A casual game
+    on a fresh deal counts on the all-time and weekly boards of its variant and deal pool: two
+    upserts (all time and this week, in the "all" view and, for a game played without hints, the
+    clean one) for its best score and tally. A ranked daily attempt counts on its day's board
+    only, and the board's new first page is pushed once committed. Replays of a known deal and
+    race games count nowhere here.
     """
-    games = (
-        Game.objects.filter(id__in=game_ids, owner__isnull=False, hidden=False)
+    rows = list(
+        Game.objects.filter(id__in=game_ids, owner__isnull=False, hidden=False, ranked=True)
         .exclude(status=Status.IN_PROGRESS)
         .order_by("finished_at", "id")
-        .values(*_RESULT_FIELDS)
+        .values(*_GAME_FIELDS)
     )
-    rows = list(games)
     if not rows:
         return
-    daily_games = [row["id"] for row in rows if row["mode"] == Mode.DAILY]
-    attempts = {
-        game_id: (attempt_id, daily_id)
-        for game_id, attempt_id, daily_id in DailyAttempt.objects.filter(
-            game_id__in=daily_games
-        ).values_list("game_id", "id", "daily_id")
-    }
+    attempts = _attempts_of([row["id"] for row in rows if row["mode"] == Mode.DAILY])
     boards_changed: set[int] = set()
     for row in rows:
         if row["mode"] == Mode.DAILY:
-            place = _daily_place(row, attempts)
-            if place is None:
+            attempt = attempts.get(row["id"])
+            day = None if attempt is None else _day_result(row, attempt.daily.ends_at)
+            if attempt is None or day is None:
                 continue
-            attempt_id, daily_id = place
-            DailyAttempt.objects.filter(id=attempt_id).update(
-                score=row["score"], duration_ms=row["duration_ms"], finished_at=row["finished_at"]
-            )
-            boards_changed.add(daily_id)
-        result = _result_of(row)
-        keys = _keys_of(result)
-        _best_upsert(result, keys)
-        _tally_upsert(result, keys)
+            DailyAttempt.objects.filter(id=attempt.id).update(**_day_fields(day))
+            boards_changed.add(attempt.daily_id)
+        elif row["deal_source"] in Deals.values:
+            result = result_of(row)
+            keys = keys_of(result)
+            _best_upsert(result, keys)
+            _tally_upsert(result, keys)
     daily_boards_announce_on_commit(boards_changed)
 
 
-def _daily_place(
-    row: dict[str, Any], attempts: dict[uuid.UUID, tuple[int, int]]
-) -> tuple[int, int] | None:
-    """The (attempt, day) a daily game's result belongs to, or None when it counts nowhere: an
-    unranked replay, or an attempt finished once the seed was public."""
-    late = row["reveal_after"] is not None and row["finished_at"] >= row["reveal_after"]
-    return None if late else attempts.get(row["id"])
+def _attempts_of(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, DailyAttempt]:
+    if not game_ids:
+        return {}
+    attempts = DailyAttempt.objects.filter(game_id__in=game_ids).select_related("daily")
+    return {attempt.game_id: attempt for attempt in attempts}
 
 
-def _result_of(row: dict[str, Any]) -> _Result:
-    return _Result(
-        game_id=row["id"],
-        user_id=row["owner_id"],
-        won=row["status"] == Status.WON,
-        score=row["score"],
-        duration_ms=row["duration_ms"],
-        finished_at=row["finished_at"],
-        clean=not row["assisted"],
-    )
+def _day_result(row: dict[str, Any], ends_at: datetime) -> DayResult | None:
+    """:func:`leaderboard.tables.day_result` of a game read with :data:`_GAME_FIELDS`."""
+    moves = Move.objects.filter(game_id=row["id"]).order_by("seq").values_list("move", "played_at")
+    return day_result(row, ends_at=ends_at, now=timezone.now(), moves=moves.iterator)
 
 
-def _keys_of(result: _Result) -> list[tuple[str, bool]]:
-    """The (period, clean only) rows a game counts in: all time and its week, in the "all" view
-    and, for a game played without hints, the clean one."""
-    periods = (ALL_TIME, week_period(result.finished_at))
-    views = (False, True) if result.clean else (False,)
-    return [(period, clean) for period in periods for clean in views]
+def _day_fields(result: DayResult | None) -> dict[str, Any]:
+    return {
+        "score": None if result is None else result.score,
+        "duration_ms": None if result is None else result.duration_ms,
+        "finished_at": None if result is None else result.finished_at,
+    }
 
 
 def daily_boards_announce_on_commit(daily_ids: set[int]) -> None:
     """Push the first page of each of these days' boards once the transaction commits."""
     for daily_id in sorted(daily_ids):
         transaction.on_commit(partial(daily_board_announce, daily_id), robust=True)
-
-
-@dataclass(slots=True)
-class _Tally:
-    """A player's tally in one period and view, counted game by game as the upsert counts it."""
-
-    played: int = 0
-    won: int = 0
-    current_streak: int = 0
-    longest_streak: int = 0
-    longest_streak_at: datetime | None = None
-
-    def count(self, result: _Result) -> None:
-        self.played += 1
-        if not result.won:
-            self.current_streak = 0
-            return
-        self.won += 1
-        self.current_streak += 1
-        if self.current_streak > self.longest_streak:
-            self.longest_streak = self.current_streak
-            self.longest_streak_at = result.finished_at
-
-
-def _better(result: _Result, best: _Result | None) -> bool:
-    """Whether ``result`` takes the best row from ``best``, as :func:`_best_upsert` decides."""
-    return best is None or (result.score, -result.duration_ms) > (best.score, -best.duration_ms)
 
 
 @transaction.atomic
@@ -303,96 +261,54 @@ def player_scores_rebuild(*, user_id: int) -> set[int]:
 
     For a moderator hiding or restoring a game: the tables only ever add games up, so taking
     one out means counting the rest again, in the order they ended, exactly as
-    :func:`scores_record` would have. One read of the player's finished games and one insert
-    per table, whatever their number. A ban needs none of this: boards leave banned players out
-    when read.
+    :func:`scores_record` would have. One read of the player's finished ranked games and one
+    insert per table, whatever their number. A ban needs none of this: boards leave banned
+    players out when read.
     """
-    rows = list(
-        Game.objects.filter(owner_id=user_id)
+    rows = (
+        Game.objects.filter(owner_id=user_id, ranked=True)
         .exclude(status=Status.IN_PROGRESS)
         .order_by("finished_at", "id")
-        .values(*_RESULT_FIELDS, "hidden")
+        .values(*_GAME_FIELDS)
     )
     attempts = {
-        game_id: (attempt_id, daily_id)
-        for game_id, attempt_id, daily_id in DailyAttempt.objects.filter(
-            user_id=user_id
-        ).values_list("game_id", "id", "daily_id")
+        attempt.game_id: attempt
+        for attempt in DailyAttempt.objects.filter(user_id=user_id).select_related("daily")
     }
-    bests: dict[tuple[str, bool], _Result] = {}
-    tallies: dict[tuple[str, bool], _Tally] = {}
-    day_results: dict[int, dict[str, Any] | None] = {}
+    tables = Tables()
+    day_results: dict[int, DayResult | None] = {}
     for row in rows:
-        if row["mode"] == Mode.DAILY:
-            place = _daily_place(row, attempts)
-            if place is None:
-                continue
-            day_results[place[0]] = None if row["hidden"] else row
-        if row["hidden"]:
-            continue
-        result = _result_of(row)
-        for key in _keys_of(result):
-            if _better(result, bests.get(key)):
-                bests[key] = result
-            tallies.setdefault(key, _Tally()).count(result)
-    _tables_replace(user_id, bests, tallies)
+        attempt = attempts.get(row["id"])
+        if attempt is not None:
+            day_results[attempt.id] = _day_result(row, attempt.daily.ends_at)
+        elif not row["hidden"] and row["deal_source"] in Deals.values:
+            tables.count(result_of(row))
+    _tables_replace(user_id, tables)
     changed = _day_results_store(day_results)
     daily_boards_announce_on_commit(changed)
     return changed
 
 
-def _tables_replace(
-    user_id: int, bests: dict[tuple[str, bool], _Result], tallies: dict[tuple[str, bool], _Tally]
-) -> None:
+def _tables_replace(user_id: int, tables: Tables) -> None:
     PlayerBest.objects.filter(user_id=user_id).delete()
     PlayerTally.objects.filter(user_id=user_id).delete()
-    PlayerBest.objects.bulk_create(
-        PlayerBest(
-            user_id=user_id,
-            period=period,
-            clean_only=clean,
-            game_id=best.game_id,
-            score=best.score,
-            duration_ms=best.duration_ms,
-            finished_at=best.finished_at,
-        )
-        for (period, clean), best in bests.items()
-    )
-    PlayerTally.objects.bulk_create(
-        PlayerTally(
-            user_id=user_id,
-            period=period,
-            clean_only=clean,
-            played=tally.played,
-            won=tally.won,
-            win_rate=tally.won / tally.played,
-            current_streak=tally.current_streak,
-            longest_streak=tally.longest_streak,
-            longest_streak_at=tally.longest_streak_at,
-        )
-        for (period, clean), tally in tallies.items()
-    )
+    PlayerBest.objects.bulk_create(PlayerBest(**row) for row in best_rows(tables))
+    PlayerTally.objects.bulk_create(PlayerTally(**row) for row in tally_rows(tables))
 
 
-def _day_results_store(day_results: dict[int, dict[str, Any] | None]) -> set[int]:
-    """Give each ranked attempt its game's result (none for a hidden game); return the days whose
-    board changed."""
+def _day_results_store(day_results: dict[int, DayResult | None]) -> set[int]:
+    """Give each ranked attempt its result (none for a hidden game); return the days whose board
+    changed."""
     changed: set[int] = set()
     stored = DailyAttempt.objects.filter(id__in=day_results).values_list(
         "id", "daily_id", "score", "duration_ms", "finished_at"
     )
     for attempt_id, daily_id, *result in stored:
-        row = day_results[attempt_id]
-        wanted = [None] * 3 if row is None else [row[name] for name in _DAY_RESULT_FIELDS]
-        if result != wanted:
-            DailyAttempt.objects.filter(id=attempt_id).update(
-                **dict(zip(_DAY_RESULT_FIELDS, wanted, strict=True))
-            )
+        wanted = _day_fields(day_results[attempt_id])
+        if result != list(wanted.values()):
+            DailyAttempt.objects.filter(id=attempt_id).update(**wanted)
             changed.add(daily_id)
     return changed
-
-
-_DAY_RESULT_FIELDS: Final = ("score", "duration_ms", "finished_at")
 
 
 def daily_board_announce(daily_id: int) -> None:
@@ -421,26 +337,25 @@ def _prepared(model: type[models.Model], name: str, value: object) -> Any:
     return field.get_db_prep_value(value, connection, prepared=False)
 
 
-def _best_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
+def _best_upsert(result: Result, keys: list[Key]) -> None:
     """Keep the game as the player's best where it beats the stored one (a higher score, or the
-    same score in less time)."""
+    same score in less time), as :func:`leaderboard.tables.better` decides."""
     table = _table(PlayerBest)
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(keys))
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(keys))
     sql = (
-        f"INSERT INTO {table}"
-        " (user_id, period, clean_only, game_id, score, duration_ms, finished_at)"
-        f" VALUES {values} ON CONFLICT (user_id, period, clean_only) DO UPDATE SET"
+        f"INSERT INTO {table} (user_id, variant, deals, period, clean_only, game_id, score,"
+        f" duration_ms, finished_at) VALUES {values}"
+        " ON CONFLICT (user_id, variant, deals, period, clean_only) DO UPDATE SET"
         " game_id = excluded.game_id, score = excluded.score,"
         " duration_ms = excluded.duration_ms, finished_at = excluded.finished_at"
         f" WHERE excluded.score > {table}.score"
         f" OR (excluded.score = {table}.score AND excluded.duration_ms < {table}.duration_ms)"
     )
     params: list[Any] = []
-    for period, clean in keys:
+    for key in keys:
         params += [
             result.user_id,
-            period,
-            clean,
+            *key,
             _prepared(PlayerBest, "game", result.game_id),
             result.score,
             result.duration_ms,
@@ -450,15 +365,16 @@ def _best_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
         cursor.execute(sql, params)
 
 
-def _tally_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
-    """Count the game: one more played, a win or not, the streak that goes on or breaks."""
+def _tally_upsert(result: Result, keys: list[Key]) -> None:
+    """Count the game: one more played, a win or not, the streak that goes on or breaks (as
+    :meth:`leaderboard.tables.Tally.count` does)."""
     table = _table(PlayerTally)
-    values = ", ".join(["(%s, %s, %s, 1, %s, %s, %s, %s, %s)"] * len(keys))
+    values = ", ".join(["(%s, %s, %s, %s, %s, 1, %s, %s, %s, %s, %s)"] * len(keys))
     longer = f"excluded.won = 1 AND {table}.current_streak + 1 > {table}.longest_streak"
     sql = (
-        f"INSERT INTO {table} (user_id, period, clean_only, played, won, win_rate, current_streak,"
-        f" longest_streak, longest_streak_at) VALUES {values}"
-        " ON CONFLICT (user_id, period, clean_only) DO UPDATE SET"
+        f"INSERT INTO {table} (user_id, variant, deals, period, clean_only, played, won, win_rate,"
+        f" current_streak, longest_streak, longest_streak_at) VALUES {values}"
+        " ON CONFLICT (user_id, variant, deals, period, clean_only) DO UPDATE SET"
         f" played = {table}.played + 1,"
         f" won = {table}.won + excluded.won,"
         f" win_rate = ({table}.won + excluded.won) * 1.0 / ({table}.played + 1),"
@@ -471,7 +387,7 @@ def _tally_upsert(result: _Result, keys: list[tuple[str, bool]]) -> None:
     won = 1 if result.won else 0
     reached = _prepared(PlayerTally, "longest_streak_at", result.finished_at if won else None)
     params: list[Any] = []
-    for period, clean in keys:
-        params += [result.user_id, period, clean, won, float(won), won, won, reached]
+    for key in keys:
+        params += [result.user_id, *key, won, float(won), won, won, reached]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

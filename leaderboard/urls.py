@@ -12,5 +12,6 @@ urlpatterns = [
     path("daily/<isodate:day>/", views.daily_day, name="daily_day"),
     path("daily/<isodate:day>/play", views.daily_play, name="daily_play"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("leaderboards/games/<str:username>.jsonl", views.row_games, name="row_games"),
     path("leaderboards/<str:kind>/", views.board, name="board"),
 ]

@@ -1,10 +1,14 @@
 """Pages of the daily challenge and the leaderboards. Views stay thin: they check access, call a
 service or selectors, render."""
 
+import json
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -12,9 +16,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from game.models import Variant
 from game.players import player_for_request
+from game.selectors import deal_revealed, game_document
 from leaderboard import selectors, services
-from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily
+from leaderboard.day_end import daily_attempts_close
+from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
 from leaderboard.selectors import (
     BOARD_TITLES,
     Board,
@@ -25,6 +32,11 @@ from leaderboard.selectors import (
 )
 
 OVERVIEW_ROWS = 10
+# The switches' words, short enough for a phone; the page's lede names the board in full.
+RULES = ((Variant.TRIPEAKS.value, "TriPeaks"), (Variant.NOWRAP.value, "No wrap"))
+DEALS = ((Deals.RANDOM.value, "Random deals"), (Deals.WINNABLE.value, "Winnable only"))
+PERIODS = (("all", "All time"), ("week", "This week"))
+VIEWS = ((False, "All games"), (True, "Clean (no hints)"))
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -49,6 +61,7 @@ def _daily_board(request: HttpRequest, daily: Daily) -> dict[str, Any]:
 def daily_today(request: HttpRequest) -> HttpResponse:
     """Today's challenge: the commitment to its seed, the time left, the attempt, the board."""
     now = timezone.now()
+    daily_attempts_close(now=now)  # yesterday's board, linked from here, is final
     daily = services.daily_for(utc_today(now), now=now)
     attempt = selectors.daily_attempt_of(daily, _user_id(request))
     share = None
@@ -91,6 +104,7 @@ def daily_day(request: HttpRequest, day: date) -> HttpResponse:
     if day > today:
         raise Http404("This day has not begun")
     daily = get_object_or_404(Daily, date=day)
+    daily_attempts_close()  # the day is over: its board shows every attempt, closed at midnight
     par = selectors.daily_par(daily)
     if par is None:  # nobody made it ahead (manage.py daily_prepare): the deal is public now
         par = services.daily_par_compute(daily=daily)
@@ -145,22 +159,94 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _board_choice(request: HttpRequest) -> tuple[str, bool, str]:
-    """The period and view a leaderboard page asks for: (period, clean, period's name)."""
-    weekly = request.GET.get("period") == "week"
-    clean = request.GET.get("view") == "clean"
-    period = selectors.week_period(timezone.now()) if weekly else ALL_TIME
-    return period, clean, "week" if weekly else "all"
+@dataclass(frozen=True, slots=True)
+class BoardChoice:
+    """What a leaderboard page asks for: the period, the view (clean games only or all), the
+    variant and the deal pool. Anything unknown in the query string stands for the default."""
+
+    period: str = "all"
+    clean: bool = False
+    variant: str = Variant.TRIPEAKS
+    deals: str = Deals.RANDOM
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> "BoardChoice":
+        variant = request.GET.get("variant", "")
+        deals = request.GET.get("deals", "")
+        return cls(
+            period="week" if request.GET.get("period") == "week" else "all",
+            clean=request.GET.get("view") == "clean",
+            variant=variant if variant in Variant.values else Variant.TRIPEAKS,
+            deals=deals if deals in Deals.values else Deals.RANDOM,
+        )
+
+    def board(self, kind: BoardKind) -> Board:
+        weekly = self.period == "week"
+        period = selectors.week_period(timezone.now()) if weekly else ALL_TIME
+        return Board(kind, period, self.clean, self.variant, self.deals)
+
+    @property
+    def query(self) -> str:
+        """The choice as a query string (no leading ``?``)."""
+        return urlencode(
+            {
+                "variant": self.variant,
+                "deals": self.deals,
+                "period": self.period,
+                "view": "clean" if self.clean else "all",
+            }
+        )
+
+    def groups(self) -> list[dict[str, Any]]:
+        """The switches of the page: each group's options, with the query string each leads to
+        (the other groups kept) and whether it is the current one."""
+        groups = (
+            ("Rules", [(replace(self, variant=v), text) for v, text in RULES]),
+            ("Deals", [(replace(self, deals=d), text) for d, text in DEALS]),
+            (
+                "Period",
+                [(replace(self, period=p), text) for p, text in PERIODS],
+            ),
+            (
+                "Games counted",
+                [(replace(self, clean=c), text) for c, text in VIEWS],
+            ),
+        )
+        return [
+            {
+                "label": label,
+                "options": [
+                    {"text": text, "query": other.query, "current": other == self}
+                    for other, text in options
+                ],
+            }
+            for label, options in groups
+        ]
+
+    @property
+    def names(self) -> str:
+        """The variant and the deal pool, in words: "TriPeaks, random deals"."""
+        return f"{Variant(self.variant).label}, {Deals(self.deals).label.lower()}"
+
+
+def _board_context(choice: BoardChoice) -> dict[str, Any]:
+    board = choice.board(BoardKind.BEST)
+    return {
+        "choice": choice,
+        "week": board.period if board.period != ALL_TIME else None,
+        "min_games": WIN_RATE_MIN_GAMES,
+    }
 
 
 @require_safe
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    """The four boards, all time or this week, clean games only or all: the top of each."""
-    period, clean, period_name = _board_choice(request)
+    """The four boards of a variant and deal pool, all time or this week, clean games only or
+    all: the top of each."""
+    choice = BoardChoice.of(request)
     user_id = _user_id(request)
     boards = []
     for kind in BoardKind:
-        board = Board(kind, period, clean)
+        board = choice.board(kind)
         boards.append(
             {
                 "kind": kind.value,
@@ -172,13 +258,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leaderboard/leaderboards.html",
-        {
-            "boards": boards,
-            "period": period_name,
-            "week": period if period != ALL_TIME else None,
-            "clean": clean,
-            "min_games": WIN_RATE_MIN_GAMES,
-        },
+        {"boards": boards, **_board_context(choice)},
     )
 
 
@@ -189,8 +269,8 @@ def board(request: HttpRequest, kind: str) -> HttpResponse:
         board_kind = BoardKind(kind)
     except ValueError:
         raise Http404("No such board") from None
-    period, clean, period_name = _board_choice(request)
-    chosen = Board(board_kind, period, clean)
+    choice = BoardChoice.of(request)
+    chosen = choice.board(board_kind)
     user_id = _user_id(request)
     return render(
         request,
@@ -200,10 +280,30 @@ def board(request: HttpRequest, kind: str) -> HttpResponse:
             "title": BOARD_TITLES[board_kind],
             "page": selectors.board_page(chosen, page_number(request.GET.get("page"))),
             "rank": selectors.rank_of(user_id, chosen) if user_id is not None else None,
-            "period": period_name,
-            "week": period if period != ALL_TIME else None,
-            "clean": clean,
-            "min_games": WIN_RATE_MIN_GAMES,
-            "query": f"period={period_name}&view={'clean' if clean else 'all'}&",
+            "query": f"{choice.query}&",
+            **_board_context(choice),
         },
     )
+
+
+@require_safe
+def row_games(request: HttpRequest, username: str) -> HttpResponse:
+    """Every game a player's row counts on the boards chosen (their wins, rate and streak), as
+    ``tripeaks-game/1`` documents, one JSON per line: ``python -m game.engine verify -`` replays
+    them all.
+
+    Written whole rather than streamed: under ASGI, Django reads a synchronous stream into memory
+    before sending it anyway.
+    """
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    choice = BoardChoice.of(request)
+    games = selectors.row_games(player.pk, choice.board(BoardKind.WINS)).select_related("owner")
+    lines = "".join(
+        json.dumps(game_document(game)) + "\n"
+        for game in games.iterator(chunk_size=200)
+        if deal_revealed(game)
+    )
+    response = HttpResponse(lines, content_type="application/x-ndjson")
+    name = f"tripeaks-{username}-{choice.variant}-{choice.deals}-{choice.period}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
+    return response

@@ -23,13 +23,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.broadcast import group_send_soon
+from game.ending import games_abandon
 from game.engine import Variant as EngineVariant
-from game.live import load_live_game
 from game.models import Game, Mode, Status
 from game.players import Player
-from game.selectors import game_view
-from game.services import duration_ms, game_start, new_seed
-from leaderboard.services import scores_record
+from game.services import game_start, new_seed
 from races.models import (
     CODE_LENGTH,
     MAX_RACERS,
@@ -185,7 +183,7 @@ def room_leave(*, code: str, user: AbstractBaseUser, now: datetime | None = None
         if entry is not None:
             entry.left_at = now
             entry.save(update_fields=["left_at"])
-            abandoned = _games_abandon([entry.game_id], round_.starts_at, now)
+            abandoned = games_abandon({entry.game_id: now})
     if room.host_id == user.pk:
         successor = Racer.objects.filter(room=room, left_at__isnull=True).order_by("seat").first()
         if successor is not None:
@@ -260,7 +258,7 @@ def _end_if_due(room: Room, now: datetime) -> RaceEnd:
         return RaceEnd()
     abandoned: list[uuid.UUID] = []
     if in_play:
-        abandoned = _games_abandon(in_play, round_.starts_at, now)
+        abandoned = games_abandon(dict.fromkeys(in_play, now))
         Entry.objects.filter(game_id__in=abandoned).update(timed_out=True)
         entries = list(Entry.objects.filter(round=round_).select_related("game"))
     _rank_and_rate(entries, now)
@@ -272,27 +270,6 @@ def _end_if_due(room: Room, now: datetime) -> RaceEnd:
     room.state = RoomState.FINISHED
     _changed(room, "state")
     return RaceEnd(finished=True, abandoned=abandoned, games=games)
-
-
-def _games_abandon(
-    game_ids: list[uuid.UUID], started_at: datetime, now: datetime
-) -> list[uuid.UUID]:
-    """End games still in play as abandoned, and enter them in the score tables; return those
-    ended. The rows are locked first: a move committing meanwhile either lands before (and the
-    game is abandoned after it) or finds the game over and is refused."""
-    in_play = list(
-        Game.objects.select_for_update()
-        .filter(id__in=game_ids, status=Status.IN_PROGRESS)
-        .values_list("id", flat=True)
-    )
-    if not in_play:
-        return []
-    Game.objects.filter(id__in=in_play).update(
-        status=Status.ABANDONED, finished_at=now, duration_ms=duration_ms(started_at, now)
-    )
-    scores_record(in_play)
-    transaction.on_commit(partial(games_announce, in_play), robust=True)
-    return in_play
 
 
 def race_order(entries: list[Entry]) -> list[list[Entry]]:
@@ -376,14 +353,3 @@ def room_announce(code: str) -> None:
         "deadline": snapshot.deadline,
     }
     group_send_soon(room_group_name(code), event)
-
-
-def games_announce(game_ids: list[uuid.UUID]) -> None:
-    """Push the new state of games a race ended to their players' boards (once committed).
-
-    A process's cached copy of such a game learns of it at its next move, when the database
-    refuses the move and the game is read again.
-    """
-    for game_id in game_ids:
-        live = load_live_game(game_id)
-        group_send_soon(live.group_name, {"type": "game.update", "game": game_view(live)})

@@ -5,6 +5,8 @@ from datetime import timedelta
 
 from django import template
 
+from game.models import Game, Mode
+
 register = template.Library()
 
 
@@ -44,3 +46,19 @@ def whole_minutes(span: timedelta | None) -> int:
     if span is None:
         return 0
     return math.ceil(span.total_seconds() / 60)
+
+
+@register.filter
+def board_of(game: Game) -> str:
+    """Where a game counts, in a few words: the boards, or why none.
+
+    >>> board_of(Game(mode="casual", deal_source="random", ranked=True))
+    'Leaderboards'
+    >>> board_of(Game(mode="casual", deal_source="replay", ranked=False))
+    'Unranked: a deal seen before'
+    """
+    if game.ranked:
+        return "Daily board" if game.mode == Mode.DAILY else "Leaderboards"
+    if game.mode == Mode.RACE:
+        return "Unranked: a race"
+    return "Unranked: a deal seen before"

@@ -1,5 +1,10 @@
 """Analysis of a finished game: par and the player's share of it, the move that lost a winnable
-deal, draws made while a card fitted, and the streaks.
+deal, the streaks, and the four mistakes that break streaks (the rules page's tips): a draw made
+while a card fitted, a play that opened nothing when another would have turned a card over, a
+King–Ace link missed, and the stock left for last.
+
+The mistakes are judged from what the player could see at the time (the hint's own reading of
+the board, :mod:`game.engine.hint`), never from the face-down cards.
 
 An analysis uses the whole deal, hidden cards included, so it is only made for a game that is over
 (as with :func:`game.engine.export.export_document`).
@@ -15,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from game.engine.cards import Card
+from game.engine.cards import ACE, KING, Card
 from game.engine.deal import Deal
 from game.engine.errors import TriPeaksError
 from game.engine.export import GameRecord
+from game.engine.hint import RunSearch, RunValue, VisibleFacts
 from game.engine.moves import Move
 from game.engine.solver import (
     PAR_BUDGET,
@@ -33,6 +39,7 @@ from game.engine.solver import (
 )
 from game.engine.state import STREAK_STEP, GameState, Status
 from game.engine.variants import Variant
+from game.engine.view import public_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +63,42 @@ class DrawWhilePlayFit:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayOpeningNothing:
+    """A play that turned no card over and cleared no peak, nor could the run of face-up cards
+    it started, while another card that fitted would have turned a card over at once."""
+
+    move: int
+    card: Card
+    openers: tuple[Card, ...]
+    """The cards that fitted and would have turned a card over, or cleared a peak."""
+
+
+@dataclass(frozen=True, slots=True)
+class MissedKingAce:
+    """A draw made while a card fitted the waste through the King–Ace link (a King on an Ace,
+    or an Ace on a King), in a variant with the wrap."""
+
+    move: int
+    waste: Card
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StockLeftForLast:
+    """A lost game that ended on a run of draws with no play between them: the last cards of the
+    stock went by and none of them gave a play."""
+
+    move: int
+    """The first draw of the run."""
+    draws: int
+
+
+FINAL_DRAWS: Final = 3
+"""Draws in a row that end a lost game before the stock counts as left for last (one or two
+final draws that find nothing are ordinary bad luck)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameAnalysis:
     """What a finished game shows against the best that the deal allowed."""
 
@@ -70,6 +113,9 @@ class GameAnalysis:
     """For a game not won on a winnable deal: the first move after which it could not be won."""
     draws_while_play_fit: tuple[DrawWhilePlayFit, ...]
     streaks: tuple[Streak, ...]
+    plays_opening_nothing: tuple[PlayOpeningNothing, ...] = ()
+    missed_king_ace: tuple[MissedKingAce, ...] = ()
+    stock_left_for_last: StockLeftForLast | None = None
 
     @property
     def share(self) -> float | None:
@@ -101,6 +147,25 @@ class GameAnalysis:
                 }
                 for streak in self.streaks
             ],
+            "plays_opening_nothing": [
+                {
+                    "move": play.move,
+                    "card": play.card.code,
+                    "openers": [card.code for card in play.openers],
+                }
+                for play in self.plays_opening_nothing
+            ],
+            "missed_king_ace": [
+                {
+                    "move": missed.move,
+                    "waste": missed.waste.code,
+                    "cards": [card.code for card in missed.cards],
+                }
+                for missed in self.missed_king_ace
+            ],
+            "stock_left_for_last": None
+            if self.stock_left_for_last is None
+            else {"move": self.stock_left_for_last.move, "draws": self.stock_left_for_last.draws},
         }
 
 
@@ -173,6 +238,9 @@ def analyse(
         lost_at=_lost_at(state, winnable, winnability_budget),
         draws_while_play_fit=draws_while_play_fit(deal, variant, moves),
         streaks=streaks(moves),
+        plays_opening_nothing=plays_opening_nothing(deal, variant, moves),
+        missed_king_ace=missed_king_ace(deal, variant, moves),
+        stock_left_for_last=stock_left_for_last(state),
     )
 
 
@@ -221,6 +289,82 @@ def draws_while_play_fit(
                 found.append(DrawWhilePlayFit(number, tuple(deal.tableau[p] for p in playable)))
         state.apply(move)
     return tuple(found)
+
+
+def plays_opening_nothing(
+    deal: Deal, variant: Variant, moves: Sequence[Move]
+) -> tuple[PlayOpeningNothing, ...]:
+    """Each play that opened nothing while another fitting card would have turned one over.
+
+    As the hint reads the board, from the face-up cards alone: the play is let off when the run
+    of face-up cards it starts would turn a card over later (it may have been the way to one).
+    """
+    state = GameState(deal, variant)
+    found: list[PlayOpeningNothing] = []
+    for number, move in enumerate(moves, start=1):
+        if move.card is not None:
+            facts = VisibleFacts.of(public_view(state))
+            fitting = facts.fitting(facts.waste)
+            played = next(i for i in fitting if facts.face_up[i][1] == move.card)
+            if not _opens(RunSearch(facts).best(1 << played, played)):
+                openers = tuple(
+                    facts.face_up[i][1]
+                    for i in fitting
+                    if i != played and _opens(facts.value(1 << i))
+                )
+                if openers:
+                    found.append(PlayOpeningNothing(number, move.card, openers))
+        state.apply(move)
+    return tuple(found)
+
+
+def _opens(run: RunValue) -> bool:
+    return run.peaks_cleared > 0 or run.turned_over > 0
+
+
+def missed_king_ace(
+    deal: Deal, variant: Variant, moves: Sequence[Move]
+) -> tuple[MissedKingAce, ...]:
+    """Each draw made while a card fitted through the King–Ace link (never in a variant
+    without the wrap).
+
+    >>> [(missed.move, missed.waste.code, [c.code for c in missed.cards]) for missed in
+    ...  missed_king_ace(Deal.from_seed("7"), Variant.TRIPEAKS, [Move.parse("draw")])]
+    [(1, 'Ah', ['Kc', 'Kh'])]
+    """
+    state = GameState(deal, variant)
+    found: list[MissedKingAce] = []
+    for number, move in enumerate(moves, start=1):
+        if move.is_draw and variant.wrap:
+            waste = state.waste_top
+            linked = tuple(
+                deal.tableau[p]
+                for p in state.playable_positions()
+                if {deal.tableau[p].rank, waste.rank} == {ACE, KING}
+            )
+            if linked:
+                found.append(MissedKingAce(number, waste, linked))
+        state.apply(move)
+    return tuple(found)
+
+
+def stock_left_for_last(state: GameState) -> StockLeftForLast | None:
+    """The run of draws a lost game ended on, when it is FINAL_DRAWS or longer.
+
+    >>> lost = GameState.replay(Deal.from_seed("7"), Variant.TRIPEAKS, ["draw"] * 23)
+    >>> stock_left_for_last(lost)
+    StockLeftForLast(move=1, draws=23)
+    """
+    if state.status is not Status.LOST:
+        return None
+    draws = 0
+    for move in reversed(state.moves):
+        if not move.is_draw:
+            break
+        draws += 1
+    if draws < FINAL_DRAWS:
+        return None
+    return StockLeftForLast(len(state.moves) - draws + 1, draws)
 
 
 def streaks(moves: Sequence[Move]) -> tuple[Streak, ...]:

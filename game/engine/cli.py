@@ -4,7 +4,10 @@
     Print the deal a seed gives, as a ``tripeaks-game/1`` document with no moves.
 ``python -m game.engine verify FILE... | -``
     Replay game documents (JSON files, or JSON lines on standard input with ``-``) and check the
-    deal, every move, the score and the status. One line per document; exit status 1 if any fails.
+    deal, every move, the score and the status. One line per document: ``OK`` with the result and
+    what the document says it is (mode, ranked, assisted, deal source), ``OPEN`` for a game still
+    in progress (it holds up, but is no result), ``FAIL`` with the reason. Exit status 1 unless
+    every document is a finished game that holds up.
 ``python -m game.engine solve SEED [--variant V] [--par] [--max-nodes N] [--max-ms MS]``
     Whether the seed's deal can be won, with a winning line; with ``--par`` also its par (the best
     score any line reaches) and a line that reaches it. Prints one JSON object.
@@ -19,12 +22,12 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
 from game.engine.analysis import analyse
 from game.engine.deal import Deal
 from game.engine.errors import TriPeaksError
-from game.engine.export import deal_document, verify
+from game.engine.export import deal_document, parse_document, verify
 from game.engine.solver import PAR_BUDGET, WINNABILITY_BUDGET, Budget, find_par, solve
 from game.engine.variants import Variant
 
@@ -90,12 +93,13 @@ def print_deal(seed: str, variant: Variant, out: TextIO) -> int:
 
 
 def verify_sources(sources: Sequence[str], out: TextIO) -> int:
-    """Verify every document from ``sources``; print one line each; 0 when all hold up."""
+    """Verify every document from ``sources``; print one line each; 0 when all are finished games
+    that hold up."""
     failures = 0
     for label, text in read_documents(sources):
-        ok, line = verify_text(text)
-        failures += not ok
-        print(f"{'OK  ' if ok else 'FAIL'} {label}: {line}", file=out)
+        outcome, line = verify_text(text)
+        failures += outcome != OK
+        print(f"{outcome:<4} {label}: {line}", file=out)
     return EXIT_FAILED if failures else EXIT_OK
 
 
@@ -114,19 +118,37 @@ def read_documents(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
             yield source, f"\0cannot read: {error.strerror}"
 
 
-def verify_text(text: str) -> tuple[bool, str]:
-    """Whether one document's JSON holds up, and a line saying what it is or what is wrong."""
+OK: Final = "OK"
+OPEN: Final = "OPEN"
+FAIL: Final = "FAIL"
+
+
+def verify_text(text: str) -> tuple[str, str]:
+    """How one document's JSON holds up (``OK``, ``OPEN`` for a game still in progress, or
+    ``FAIL``), and a line saying what it is or what is wrong."""
     if text.startswith("\0"):
-        return False, text[1:]
+        return FAIL, text[1:]
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        return False, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        return FAIL, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})"
     try:
         state = verify(document)
+        record = parse_document(document)
     except TriPeaksError as error:
-        return False, str(error)
-    return True, f"{state.status.value}, {state.score} points, {state.seq} moves"
+        return FAIL, str(error)
+    said = "; ".join(f"{name} {_word(value)}" for name, value in record.result_fields.items())
+    about = f"; {said}" if said else ""
+    moves = f"{state.score} points, {state.seq} moves"
+    if not state.status.is_over:
+        return OPEN, f"in progress, not a finished game: {moves} so far{about}"
+    return OK, f"{state.status.value}, {moves}{about}"
+
+
+def _word(value: str | bool) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
 
 
 def print_solution(

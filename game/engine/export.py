@@ -24,6 +24,11 @@ REQUIRED_FIELDS: Final = (
     "format", "id", "variant", "seed", "tableau", "waste", "stock", "moves", "score", "status",
 )  # fmt: skip
 OPTIONAL_FIELDS: Final = ("player", "started_at", "finished_at", "duration_ms")
+RESULT_FIELDS: Final = ("mode", "ranked", "assisted", "deal_source")
+"""What the result is, as the site that played it says: its mode (``casual``, ``daily``,
+``race``), whether it ranks on a board, whether a hint was used, and where its deal came from
+(``random``, ``winnable``, ``daily``, ``race``, ``replay``). A compatible addition to the format:
+present on the site's exports, absent from older documents and from :func:`deal_document`."""
 
 Document = dict[str, Any]
 
@@ -42,6 +47,20 @@ class GameRecord:
     started_at: str | None = None
     finished_at: str | None = None
     duration_ms: int | None = None
+    mode: str | None = None
+    ranked: bool | None = None
+    assisted: bool | None = None
+    deal_source: str | None = None
+
+    @property
+    def result_fields(self) -> dict[str, str | bool]:
+        """The :data:`RESULT_FIELDS` the document gives, by name."""
+        values = (self.mode, self.ranked, self.assisted, self.deal_source)
+        return {
+            name: value
+            for name, value in zip(RESULT_FIELDS, values, strict=True)
+            if value is not None
+        }
 
 
 def export_document(
@@ -52,8 +71,12 @@ def export_document(
     started_at: str | None = None,
     finished_at: str | None = None,
     duration_ms: int | None = None,
+    mode: str | None = None,
+    ranked: bool | None = None,
+    assisted: bool | None = None,
+    deal_source: str | None = None,
 ) -> Document:
-    """The ``tripeaks-game/1`` document of a finished game."""
+    """The ``tripeaks-game/1`` document of a finished game (the :data:`RESULT_FIELDS` given)."""
     if not state.status.is_over:
         raise TriPeaksError("A game in progress cannot be exported: it would reveal hidden cards")
     return _document(
@@ -68,6 +91,10 @@ def export_document(
             started_at=started_at,
             finished_at=finished_at,
             duration_ms=duration_ms,
+            mode=mode,
+            ranked=ranked,
+            assisted=assisted,
+            deal_source=deal_source,
         )
     )
 
@@ -102,6 +129,7 @@ def _document(record: GameRecord) -> Document:
         "started_at": record.started_at,
         "finished_at": record.finished_at,
         "duration_ms": record.duration_ms,
+        **record.result_fields,
     }
 
 
@@ -133,6 +161,10 @@ def parse_document(document: object) -> GameRecord:
         started_at=_optional_timestamp(document, "started_at"),
         finished_at=_optional_timestamp(document, "finished_at"),
         duration_ms=_optional_whole_number(document, "duration_ms"),
+        mode=_optional_text(document, "mode"),
+        ranked=_optional_flag(document, "ranked"),
+        assisted=_optional_flag(document, "assisted"),
+        deal_source=_optional_text(document, "deal_source"),
     )
 
 
@@ -203,6 +235,13 @@ def _text(document: Mapping[str, Any], name: str) -> str:
 
 def _optional_text(document: Mapping[str, Any], name: str) -> str | None:
     return None if document.get(name) is None else _text(document, name)
+
+
+def _optional_flag(document: Mapping[str, Any], name: str) -> bool | None:
+    value = document.get(name)
+    if value is not None and not isinstance(value, bool):
+        raise MalformedError(f"{name} must be true or false")
+    return value
 
 
 def _optional_timestamp(document: Mapping[str, Any], name: str) -> str | None:

@@ -1,6 +1,7 @@
 // The post-game analysis (protocol.md, ANALYSIS): par, the player's share of it, when a winnable
-// deal slipped away, the draws made while a card fitted, and the streaks. Used by the game-over
-// panel (pushed over the socket, or fetched) and by the finished game's page (fetched).
+// deal slipped away, the four mistakes that break streaks (draws while a card fitted, plays that
+// opened nothing, King–Ace links missed, the stock left for last), and the streaks. Used by the
+// game-over panel (pushed over the socket, or fetched) and by the finished game's page (fetched).
 // Everything goes in with textContent; the numbers are the server's, nothing is worked out here.
 
 import { cardShort } from "./cards.js";
@@ -82,6 +83,10 @@ export class AnalysisView {
       this.#par(analysis),
       ...this.#verdict(analysis),
       this.#draws(analysis.draws_while_play_fit ?? []),
+      // An analysis stored before the other three mistakes were taught has none of their keys.
+      ...("plays_opening_nothing" in analysis ? [this.#openers(analysis.plays_opening_nothing)] : []),
+      ...("missed_king_ace" in analysis ? [this.#wraps(analysis.missed_king_ace)] : []),
+      ...("stock_left_for_last" in analysis ? [this.#stock(analysis.stock_left_for_last)] : []),
       this.#streaks(analysis.streaks ?? []),
     );
     this.body.hidden = false;
@@ -138,23 +143,81 @@ export class AnalysisView {
     return [line];
   }
 
+  // The cards are left out of each mistake while a daily deal is secret to anyone but its player.
+
   #draws(draws) {
+    return this.#mistakes("Draws while a card fitted", draws, {
+      none: "None: you never drew while a card on the peaks fitted.",
+      data: "analysisDraws",
+      words: ({ fits }) => `: you drew while ${fits?.length ? cardList(fits) : "a card"} fitted`,
+    });
+  }
+
+  /** Plays that turned nothing over while another fitting card would have. */
+  #openers(plays) {
+    return this.#mistakes("Plays that opened nothing", plays, {
+      none: "None: when a play could turn a card over, you made one.",
+      data: "analysisOpeners",
+      words: ({ card, openers }) => {
+        const played = card ? `the ${cardShort(card)}` : "a card";
+        const better = openers?.length ? cardList(openers) : "another card";
+        return `: you played ${played}, which opened nothing, while ${better} would have turned a card over`;
+      },
+    });
+  }
+
+  /** Draws made while a card fitted across the King–Ace wrap. */
+  #wraps(missed) {
+    return this.#mistakes("King–Ace links missed", missed, {
+      none: "None: you never drew past a King–Ace link.",
+      data: "analysisWraps",
+      words: ({ waste, cards }) => {
+        const what = cards?.length ? cardList(cards) : "a card";
+        const onto = waste ? ` on the ${cardShort(waste)}` : "";
+        return `: you drew while ${what} fitted${onto}: King and Ace are neighbours`;
+      },
+    });
+  }
+
+  /**
+   * One kind of mistake: its heading, then "Move N: what happened" for each (`words(mistake)`),
+   * in a list marked `data` (a dataset name), or `none` when there is none.
+   */
+  #mistakes(title, mistakes, { none, data, words }) {
     const part = element("div", "analysis__part");
-    part.append(this.#heading("Draws while a card fitted"));
-    if (draws.length === 0) {
-      part.append(element("p", "", "None: you never drew while a card on the peaks fitted."));
+    part.append(this.#heading(title));
+    if (mistakes.length === 0) {
+      part.append(element("p", "", none));
       return part;
     }
     const list = element("ul", "analysis__draws");
-    list.dataset.analysisDraws = "";
-    for (const { move, fits } of draws) {
+    list.dataset[data] = "";
+    for (const mistake of mistakes) {
       const item = element("li");
-      // The cards are left out while a daily deal is secret to anyone but its player.
-      const what = fits?.length ? cardList(fits) : "a card";
-      item.append(this.#move(move, { capital: true }), `: you drew while ${what} fitted`);
+      item.append(this.#move(mistake.move, { capital: true }), words(mistake));
       list.append(item);
     }
     part.append(list);
+    return part;
+  }
+
+  /** The run of draws that found nothing at the end of a lost game. */
+  #stock(left) {
+    const part = element("div", "analysis__part");
+    part.append(this.#heading("The stock left for last"));
+    if (!left) {
+      part.append(element("p", "", "No: the game did not end on a run of draws that found nothing."));
+      return part;
+    }
+    const line = element("p");
+    line.dataset.analysisStock = "";
+    line.append(
+      "From ",
+      this.#move(left.move),
+      `, the last ${plural(left.draws, "draw", "draws")} went by without a play: the final draws` +
+        " are easy to waste. Open face-down cards while the stock is still deep.",
+    );
+    part.append(line);
     return part;
   }
 

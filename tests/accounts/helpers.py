@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerSettings
 from game.engine import Deal, GameState, Variant
-from game.models import Game, Move, Status
+from game.models import DealSource, Game, Move, Status
 
 PASSWORD = "peaks-and-valleys-42"
 
@@ -39,12 +39,16 @@ def record_game(
     score: int,
     finished_at: datetime | None,
     duration_ms: int | None = None,
+    ranked: bool = True,
 ) -> Game:
-    """A game row with the given results, for statistics (its log is not played out)."""
+    """A game row with the given results, for statistics (its log is not played out): a fresh
+    deal's, or one played again when not ``ranked``."""
     started_at = (finished_at or timezone.now()) - timedelta(milliseconds=duration_ms or 0)
     return Game.objects.create(
         seed="crafted",
         owner=owner,
+        deal_source=DealSource.RANDOM if ranked else DealSource.REPLAY,
+        ranked=ranked,
         status=status,
         score=score,
         cards_left=0 if status == Status.WON else 12,

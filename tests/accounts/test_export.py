@@ -122,3 +122,29 @@ def test_the_data_page_explains_what_cannot_be_exported(
     assert f'href="/games/{games["in_play"].id}/"' in html
     assert 'href="/accounts/export.json"' in html
     assert games["in_play"].seed not in html
+
+
+def test_each_document_says_what_its_result_is(
+    games: dict[str, Game], player: User, player_client: Client, tmp_path: Path
+) -> None:
+    """Mode, ranked, assisted and deal source, as the game knows them, in the account export and
+    the game's own export; verify prints them."""
+    over = games["over"]
+    Game.objects.filter(id=over.id).update(assisted=True)
+    replay = Game.objects.get(id=player_client.post(f"/games/{over.id}/again")["Location"][7:-1])
+    play_out(replay)
+
+    exported = {d["id"]: d for d in player_client.get("/accounts/export.json").json()["games"]}
+    single = player_client.get(f"/games/{replay.id}/export.json").json()
+
+    fields = ("mode", "ranked", "assisted", "deal_source")
+    assert [exported[str(over.id)][name] for name in fields] == ["casual", True, True, "random"]
+    assert [single[name] for name in fields] == ["casual", False, False, "replay"]
+    assert exported[str(replay.id)] == single
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(single))
+    out = io.StringIO()
+    assert engine_cli(["verify", str(path)], out) == 0
+    assert (
+        out.getvalue().rstrip().endswith("mode casual; ranked no; assisted no; deal_source replay")
+    )

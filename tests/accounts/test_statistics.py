@@ -31,6 +31,8 @@ RESULTS = [
     (A, 90, 60),
     (W, 700, 400),
 ]
+UNRANKED = {2, 8}
+"""Games 2 and 8 were played on a deal seen before: they count in the figures all the same."""
 
 
 @pytest.fixture
@@ -46,6 +48,7 @@ def ada() -> User:
             score=score,
             finished_at=start + timedelta(minutes=minute),
             duration_ms=seconds * 1000,
+            ranked=minute not in UNRANKED,
         )
     record_game(ada, status=Status.IN_PROGRESS, score=80, finished_at=None)
     record_game(other, status=W, score=990, finished_at=start, duration_ms=10_000)
@@ -59,6 +62,7 @@ def test_the_figures_match_a_hand_count(ada: User) -> None:
     assert player_statistics(ada) == PlayerStatistics(
         games_played=8,
         games_won=6,
+        games_unranked=2,
         win_rate=0.75,
         best_score=700,
         average_score=405.0,
@@ -81,6 +85,7 @@ def test_a_newcomer_has_nothing_to_average() -> None:
     assert player_statistics(make_player("cleo")) == PlayerStatistics(
         games_played=0,
         games_won=0,
+        games_unranked=0,
         win_rate=None,
         best_score=None,
         average_score=None,
@@ -120,6 +125,7 @@ def test_the_profile_shows_the_figures(ada: User) -> None:
     for label, value in [
         ("Games played", "8"),
         ("Games won", "6"),
+        ("Unranked games", "2"),
         ("Win rate", "75%"),
         ("Best score", "700"),
         ("Average score", "405"),
@@ -130,6 +136,8 @@ def test_the_profile_shows_the_figures(ada: User) -> None:
         assert f"<dt>{label}</dt><dd>{value}</dd>" in html
     assert html.count('aria-label="Replay of the game started') == 8
     assert html.count('aria-label="Continue the game started') == 1
+    assert html.count('class="games-table__unranked">Unranked: a deal seen before</td>') == 2
+    assert html.count("<td>Leaderboards</td>") == 7  # the six ranked ones, and the one in play
 
 
 def test_a_public_profile_shows_figures_and_finished_games_only(ada: User) -> None:

@@ -1,13 +1,14 @@
 """Helpers for the leaderboard tests: players, games with chosen results, games played out."""
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from game.engine import Deal, GameState, Variant
-from game.live import MoveWrite, write_moves
-from game.models import Game, Mode, Status
+from game.engine import GameState, Move, Variant
+from game.live import MoveWrite, replay_log, write_moves
+from game.models import DealSource, Game, Mode, Status, ranks
 from game.services import _store_abandon, duration_ms
 from leaderboard.models import Daily, DailyAttempt
 from leaderboard.services import scores_record
@@ -29,16 +30,21 @@ def finished_game(
     status: Status = Status.LOST,
     assisted: bool = False,
     mode: Mode = Mode.CASUAL,
+    deal_source: DealSource = DealSource.RANDOM,
+    variant: Variant = Variant.TRIPEAKS,
     reveal_after: datetime | None = None,
     seed: str = "crafted",
 ) -> Game:
     """A finished game row with the given result (its log is not played out), entered into the
-    score tables as the move path does."""
+    score tables as the move path does. By default a casual game on a fresh random deal: ranked."""
     game = Game.objects.create(
         seed=seed,
+        variant=variant.value,
         owner=owner,
         guest_key="" if owner is not None else "a-guest",
         mode=mode,
+        deal_source=deal_source,
+        ranked=ranks(deal_source),
         status=status,
         score=score,
         cards_left=0 if status == Status.WON else 12,
@@ -60,6 +66,8 @@ def ranked_result(
         seed=daily.seed,
         owner=user,
         mode=Mode.DAILY,
+        deal_source=DealSource.DAILY,
+        ranked=True,
         started_at=finished_at - timedelta(milliseconds=duration_ms),
         reveal_after=daily.ends_at,
     )
@@ -76,16 +84,22 @@ def ranked_result(
 
 
 def play_out(
-    game: Game, *, finished_at: datetime | None = None, moves: int | None = None
+    game: Game,
+    *,
+    finished_at: datetime | None = None,
+    moves: int | None = None,
+    line: Sequence[str] | None = None,
 ) -> GameState:
-    """Play a stored game (the first legal move each time: plays before the draw) through the
+    """Play a stored game on from where it is (the moves of ``line``, else the first legal move
+    each time: plays before the draw), up to ``moves`` moves in all or to its end, through the
     move path's own writer, so that the score tables follow as they do in play."""
-    state = GameState(Deal.from_seed(game.seed), Variant(game.variant))
+    game.refresh_from_db()
+    state = replay_log(game)
     moment = finished_at or timezone.now()
     batch: list[MoveWrite] = []
     while not state.status.is_over and (moves is None or state.seq < moves):
         seq = state.seq
-        move = state.legal_moves()[0]
+        move = state.legal_moves()[0] if line is None else Move.parse(line[seq])
         state.apply(move)
         over = state.status.is_over
         batch.append(

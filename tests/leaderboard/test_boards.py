@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
-from game.models import Mode, Status
+from game.models import DealSource, Mode, Status
 from leaderboard import selectors, services
 from leaderboard.models import Daily, PlayerBest, PlayerTally
 from leaderboard.selectors import (
@@ -199,6 +199,7 @@ def test_guests_and_unranked_daily_replays_count_nowhere(daily: Daily, players: 
         ada,
         score=3000,
         mode=Mode.DAILY,
+        deal_source=DealSource.REPLAY,
         seed=daily.seed,
         reveal_after=daily.ends_at,
         finished_at=at(DAY, 10),
@@ -323,7 +324,9 @@ def test_a_whole_board_page_highlights_the_reader(
 
     assert "board-row--me" not in first
     assert "You are <strong>#61</strong>" in first
-    assert 'href="?period=all&amp;view=all&amp;page=2"' in first
+    assert (
+        'href="?variant=tripeaks&amp;deals=random&amp;period=all&amp;view=all&amp;page=2"' in first
+    )
     assert "board-row--me" in second
 
 

@@ -18,7 +18,7 @@ from django.test import Client
 from game.engine import Deal, Variant
 from game.engine.cli import main as engine_cli
 from game.engine.solver import solve
-from game.models import Game, GameAnalysis, Mode
+from game.models import DealSource, Game, GameAnalysis, Mode
 from game.players import Player
 from leaderboard import services
 from leaderboard.models import Daily, DailyAttempt, PlayerTally
@@ -282,7 +282,7 @@ def test_today_s_deal_is_replayed_only_after_the_ranked_attempt(
     refused_during = ada_client.post(f"/daily/{DAY}/play")
     assert Game.objects.filter(owner=ada).count() == 1
     play_out(attempt, finished_at=at(DAY, 12, 5))
-    tally = PlayerTally.objects.get(user=ada, period="all", clean_only=False)
+    ranked = DailyAttempt.objects.values_list("score", "finished_at").get(game=attempt)
 
     allowed = ada_client.post(f"/daily/{DAY}/play")
 
@@ -291,10 +291,11 @@ def test_today_s_deal_is_replayed_only_after_the_ranked_attempt(
     replay = Game.objects.get(id=location(allowed).split("/")[2])
     assert (replay.seed, replay.mode) == (attempt.seed, Mode.DAILY)
     assert not DailyAttempt.objects.filter(game=replay).exists()
+    assert (replay.deal_source, replay.ranked) == (DealSource.REPLAY, False)
     play_out(replay, finished_at=at(DAY, 12, 9))
-    tally.refresh_from_db()
-    assert tally.played == 1
     assert DailyAttempt.objects.get(user=ada).game_id == attempt.id
+    assert DailyAttempt.objects.values_list("score", "finished_at").get(game=attempt) == ranked
+    assert not PlayerTally.objects.filter(user=ada).exists()  # a daily game is on no other board
 
 
 def test_a_finished_daily_game_keeps_its_deal_secret_until_the_day_is_over(
@@ -320,6 +321,9 @@ def test_a_finished_daily_game_keeps_its_deal_secret_until_the_day_is_over(
             "lost_at": None,
             "draws_while_play_fit": [{"move": 2, "fits": [state.moves[0].text]}],
             "streaks": [],
+            "plays_opening_nothing": [{"move": 1, "card": "9h", "openers": ["Tc"]}],
+            "missed_king_ace": [{"move": 3, "waste": "Kd", "cards": ["Ah"]}],
+            "stock_left_for_last": {"move": 30, "draws": 4},
         },
     )
     deal = Deal.from_seed(game.seed)
@@ -343,6 +347,11 @@ def test_a_finished_daily_game_keeps_its_deal_secret_until_the_day_is_over(
     assert (own["par"], own["share"]) == (state.score + 100, 0.9)
     assert own["draws_while_play_fit"] == [{"move": 2, "fits": [state.moves[0].text]}]
     assert other["draws_while_play_fit"] == [{"move": 2, "fits": []}]
+    assert own["plays_opening_nothing"] == [{"move": 1, "card": "9h", "openers": ["Tc"]}]
+    assert other["plays_opening_nothing"] == [{"move": 1, "card": None, "openers": []}]
+    assert other["missed_king_ace"] == [{"move": 3, "waste": None, "cards": []}]
+    assert other["stock_left_for_last"] == {"move": 30, "draws": 4}
+    assert CARD_CODE.findall(json.dumps(other)) == []
 
     clock.set(at(NEXT_DAY, 0))
     page = client.get(f"/games/{game.id}/")
@@ -371,13 +380,21 @@ def test_the_account_export_seals_today_s_deal(clock: Clock, ada: User, ada_clie
     assert after["games_sealed"] == []
 
 
-def test_an_attempt_finished_after_midnight_is_not_ranked(clock: Clock, ada: User) -> None:
-    """By then the seed was public: the game ends, but counts on no board."""
+def test_an_attempt_finished_after_midnight_ranks_as_it_stood_at_midnight(
+    clock: Clock, ada: User
+) -> None:
+    """By midnight the seed is public: the moves made from then on do not count. The attempt
+    ranks as if given up at midnight, with the points it had then, and on no other board."""
     clock.set(at(DAY, 23, 55))
     game = services.daily_attempt_start(user=ada, day=DAY)
-    play_out(game, finished_at=at(NEXT_DAY, 0, 2))
+    at_midnight = play_out(game, finished_at=at(DAY, 23, 58), moves=3)
+    clock.set(at(NEXT_DAY, 0, 2))
+    final = play_out(game, finished_at=at(NEXT_DAY, 0, 2))
+
     attempt = DailyAttempt.objects.get(game=game)
-    assert attempt.score is None
+    assert final.score > at_midnight.score
+    assert (attempt.score, attempt.finished_at) == (at_midnight.score, at(NEXT_DAY, 0))
+    assert attempt.duration_ms == 5 * 60 * 1000
     assert not PlayerTally.objects.filter(user=ada).exists()
 
 

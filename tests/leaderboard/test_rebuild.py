@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from game.models import Game, Mode, Status
+from game.models import DealSource, Game, Mode, Status
 from leaderboard import services
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
 from tests.leaderboard.conftest import Clock
@@ -71,7 +71,12 @@ def test_a_rebuild_gives_what_recording_game_by_game_gave(players: Any, daily: D
         )
     ranked_result(daily, ada, score=2000, duration_ms=50_000, finished_at=at(DAY, 10))
     finished_game(  # an unranked replay of the day's deal: counts nowhere
-        ada, score=3000, mode=Mode.DAILY, reveal_after=daily.ends_at, finished_at=at(DAY, 11)
+        ada,
+        score=3000,
+        mode=Mode.DAILY,
+        deal_source=DealSource.REPLAY,
+        reveal_after=daily.ends_at,
+        finished_at=at(DAY, 11),
     )
     finished_game(bob, score=700, finished_at=at(DAY, 9))
     recorded, bobs = tables(ada), tables(bob)

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from game.engine import Deal, GameState, Variant
-from game.models import DealPar, Game, Move
+from game.models import DealPar, DealSource, Game, Move
 from leaderboard.services import scores_record
 
 
@@ -36,6 +36,8 @@ def timed_game(
         variant=variant.value,
         owner=owner,
         guest_key="" if owner is not None else "a-guest",
+        deal_source=DealSource.RANDOM,  # a fresh deal, as far as the boards know: it ranks
+        ranked=True,
         started_at=start,
         status=state.status.value,
         score=state.score,

@@ -1,7 +1,10 @@
-"""Make today's and the coming days' challenges ahead of time, with their par.
+"""Close the days that are over and make today's and the coming days' challenges ahead of time,
+with their par.
 
-Run it daily (cron, or the orchestrator's scheduled job): then nobody waits for the solver when a
-day begins, and every day's page shows par from the start.
+Run it daily, or more often (cron, or the orchestrator's scheduled job): then the ranked attempts
+still in play when their day ended are closed as they stood at midnight
+(``leaderboard.day_end.daily_attempts_close``), nobody waits for the solver when a day begins, and
+every day's page shows par from the start. Running it again changes nothing.
 """
 
 from datetime import timedelta
@@ -9,17 +12,23 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from leaderboard.day_end import daily_attempts_close
 from leaderboard.selectors import utc_today
 from leaderboard.services import daily_for, daily_par_compute
 
 
 class Command(BaseCommand):
-    help = "Create today's and the next days' daily challenges, and work out their par."
+    help = (
+        "Close the ranked attempts of days that are over, create today's and the next days'"
+        " daily challenges, and work out their par."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=int, default=2, help="days ahead besides today")
 
     def handle(self, *args: Any, days: int = 2, **options: Any) -> None:
+        closed = daily_attempts_close()
+        self.stdout.write(f"closed {len(closed)} ranked attempt{'' if len(closed) == 1 else 's'}")
         today = utc_today()
         for ahead in range(days + 1):
             daily = daily_for(today + timedelta(days=ahead))

@@ -148,9 +148,11 @@ def test_the_json_form(won: GameAnalysis) -> None:
     assert json.loads(json.dumps(document)) == document
     assert set(document) == {
         "status", "score", "par", "par_exact", "par_line", "share", "winnable", "lost_at",
-        "draws_while_play_fit", "streaks",
+        "draws_while_play_fit", "streaks", "plays_opening_nothing", "missed_king_ace",
+        "stock_left_for_last",
     }  # fmt: skip
     assert document["status"] == "won"
+    assert document["stock_left_for_last"] is None  # a won game
     assert document["par_line"] == [move.text for move in won.par_line]
     assert document["streaks"][0] == {
         "first_move": won.streaks[0].first_move,

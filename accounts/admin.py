@@ -1,7 +1,8 @@
 """Players in Django's admin: how much they play, and whether they are banned.
 
 ``is_active`` is what a ban sets, so it is read-only here: banning and unbanning go through the
-moderation actions, which take a reason, end sessions, close sockets and write the log.
+moderation actions (added by ``moderation/admin.py``), which take a reason, end sessions, close
+sockets and write the log.
 """
 
 from typing import Any
@@ -12,13 +13,9 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q, QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 
 from accounts.models import PlayerSettings
 from game.models import Status
-from moderation.admin_actions import ModerateAdminMixin, reason_action
-from moderation.services import player_ban, player_unban
 
 
 @admin.register(PlayerSettings)
@@ -56,7 +53,7 @@ admin.site.unregister(get_user_model())
 
 
 @admin.register(get_user_model())
-class PlayerAdmin(ModerateAdminMixin, UserAdmin):
+class PlayerAdmin(UserAdmin):
     list_display = (
         "username",
         "email",
@@ -66,23 +63,10 @@ class PlayerAdmin(ModerateAdminMixin, UserAdmin):
         "is_staff",
         "date_joined",
         "last_login",
-        "moderation_page",
     )
     list_filter = (BannedFilter, "is_staff", "is_superuser", "groups", "date_joined")
     search_fields = ("username", "email")
     ordering = ("-date_joined",)
-    actions = (
-        reason_action(
-            "ban_players",
-            "Ban",
-            lambda actor, user, reason: player_ban(actor=actor, user_id=user.pk, reason=reason),
-        ),
-        reason_action(
-            "unban_players",
-            "Unban",
-            lambda actor, user, reason: player_unban(actor=actor, user_id=user.pk, reason=reason),
-        ),
-    )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         finished = ~Q(games__status=Status.IN_PROGRESS)
@@ -110,8 +94,3 @@ class PlayerAdmin(ModerateAdminMixin, UserAdmin):
     @admin.display(description="active", boolean=True, ordering="is_active")
     def active(self, user: User) -> bool:
         return user.is_active
-
-    @admin.display(description="moderation")
-    def moderation_page(self, user: User) -> str:
-        url = reverse("moderation:player", kwargs={"user_id": user.pk})
-        return format_html('<a href="{}">Games, flags, actions</a>', url)

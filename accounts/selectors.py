@@ -8,11 +8,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Avg, Count, Max, Q, QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import PlayerSettings
+from core.formats import iso
 from game.models import Game, Status
-from game.selectors import deal_revealed, game_document, iso
+from game.selectors import deal_revealed, game_document
 from leaderboard.selectors import daily_streak, utc_today
 
 EXPORT_FORMAT = "tripeaks-export/1"
@@ -129,6 +131,11 @@ def board_preferences(user: AbstractBaseUser | AnonymousUser) -> dict[str, bool]
         return defaults
     stored = PlayerSettings.objects.filter(user_id=user.pk).values(*BOARD_PREFERENCES).first()
     return stored if stored is not None else defaults
+
+
+def game_page_preferences(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The board settings a game page in play applies (registered with ``game.pages``)."""
+    return {} if game.is_over else {"preferences": board_preferences(request.user)}
 
 
 def player_settings(user: AbstractBaseUser) -> PlayerSettings:

@@ -6,6 +6,10 @@ more than a move. Our consumers never touch the ORM that way: game services use 
 thread (:mod:`game.live`), and everything else goes through ``database_sync_to_async``, which
 tidies its own connection. So these consumers skip the hop; a consumer that needs the ORM must use
 ``database_sync_to_async``, never a bare ``sync_to_async``.
+
+A consumer that acts for a signed-in player derives from :class:`PlayerSocket` and calls
+:meth:`PlayerSocket.player_join` once it has accepted the connection: :func:`player_sockets_close`
+then reaches every such socket of that player, on every process, so that a ban closes them all.
 """
 
 import json
@@ -17,6 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
+from core.broadcast import group_send
 from core.metrics import OPEN_SOCKETS
 from core.outages import DATABASE, database_unavailable
 
@@ -76,6 +81,42 @@ class SocketSessionMiddleware(SessionMiddleware):
         wrapper = InstanceSessionWrapper(scope, send)
         await wrapper.resolve_session()
         return await self.inner(wrapper.scope, receive, send)
+
+
+def player_group_name(user_id: int) -> str:
+    """The channel-layer group of every socket a signed-in player has open."""
+    return f"player-{user_id}"
+
+
+class PlayerSocket(JsonSocket):
+    """A websocket that belongs to the player who opened it."""
+
+    player_group: str | None = None
+
+    async def player_join(self) -> None:
+        """Join the player's group (guests have none: they cannot be banned)."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.player_group = player_group_name(user.pk)
+            await self.channel_layer.group_add(self.player_group, self.channel_name)
+
+    async def player_leave(self) -> None:
+        """Leave the player's group; call from ``disconnect``."""
+        if self.player_group is not None:
+            await self.channel_layer.group_discard(self.player_group, self.channel_name)
+            self.player_group = None
+
+    async def player_banned(self, event: dict[str, Any]) -> None:
+        """The player was banned: say so and hang up."""
+        await self.send_json(
+            {"type": "error", "code": "banned", "message": "This account is suspended"}
+        )
+        await self.close(code=CLOSE_BANNED)
+
+
+async def player_sockets_close(user_id: int) -> None:
+    """Close every websocket ``user_id`` has open, on every process."""
+    await group_send(player_group_name(user_id), {"type": "player.banned"})
 
 
 class OutageGuard:

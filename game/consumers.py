@@ -6,10 +6,9 @@ from typing import Any
 
 from django.conf import settings
 
-from accounts.sockets import PlayerSocket
 from core.layers import SKIP_CHANNEL
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, MOVES_RETRYABLE
-from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER
+from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER, PlayerSocket
 from game import services
 from game.players import Player, player_for_scope
 from game.protocol import (

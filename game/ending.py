@@ -11,10 +11,10 @@ from functools import partial
 from django.db import transaction
 
 from core.broadcast import group_send_soon
+from game import events
 from game.live import load_live_game
 from game.models import Game, Status, duration_ms
 from game.selectors import game_view
-from leaderboard.services import scores_record
 
 
 def games_abandon(ends: Mapping[uuid.UUID, datetime]) -> list[uuid.UUID]:
@@ -35,7 +35,7 @@ def games_abandon(ends: Mapping[uuid.UUID, datetime]) -> list[uuid.UUID]:
         )
         ended.append(game_id)
     if ended:
-        scores_record(ended)
+        events.games_finished(ended)
         transaction.on_commit(partial(games_announce, ended), robust=True)
     return ended
 

@@ -1,8 +1,11 @@
-"""What other apps hear about games: a new state after a committed move, and a finished analysis.
+"""What other apps hear about games: finished games to count, a new state after a committed move,
+and a finished analysis.
 
-The game app knows nothing of races, spectators or moderation; those apps register listeners here
-(in their ``AppConfig.ready``) and are called after the fact. A listener's failure is logged and
-never reaches the player whose move caused it.
+The game app knows nothing of the score tables, races, spectators or moderation; those apps
+register listeners here (in their ``AppConfig.ready``). Finished games are told *inside* the
+transaction that finished them, so that what a listener derives from them (the score tables)
+commits with them or not at all: its failure fails that transaction. The other events come after
+the fact; a listener's failure is logged and never reaches the player whose move caused it.
 """
 
 import logging
@@ -16,11 +19,30 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 View = dict[str, Any]
+FinishedListener = Callable[[list[uuid.UUID]], None]
 ChangeListener = Callable[["LiveGame", View], Awaitable[None]]
 AnalysedListener = Callable[[uuid.UUID], None]
 
+_finished_listeners: list[FinishedListener] = []
 _change_listeners: list[ChangeListener] = []
 _analysed_listeners: list[AnalysedListener] = []
+
+
+def on_games_finished(listener: FinishedListener) -> FinishedListener:
+    """Call ``listener(game_ids)`` inside each transaction that finishes games or hands finished
+    games over to an account (a guest who signs up)."""
+    if listener not in _finished_listeners:
+        _finished_listeners.append(listener)
+    return listener
+
+
+def games_finished(game_ids: list[uuid.UUID]) -> None:
+    """Tell every listener, within the current transaction, that these games now count as
+    finished (just ended, or handed to an account). Nothing is told of an empty list."""
+    if not game_ids:
+        return
+    for listener in _finished_listeners:
+        listener(game_ids)
 
 
 def on_game_changed(listener: ChangeListener) -> ChangeListener:

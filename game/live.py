@@ -27,9 +27,9 @@ from django.db import IntegrityError, connection, models, transaction
 
 from core.database import DatabaseThread
 from core.metrics import WRITER_BATCH_MOVES
+from game import events
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
-from leaderboard.services import scores_record
 
 T = TypeVar("T")
 
@@ -166,7 +166,7 @@ def _write_batch(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
         written = _append_postgresql(batch) if postgresql else _append_portable(batch)
         finished = [item.game_id for item in ending if (item.game_id, item.seq) in written]
         if finished:
-            scores_record(finished)
+            events.games_finished(finished)
     return written
 
 

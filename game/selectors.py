@@ -5,17 +5,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from core.formats import iso
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
 from game.live import LiveGame, replay_log
 from game.models import Game, GameAnalysis
-
-
-def iso(moment: datetime | None) -> str | None:
-    """An aware datetime as ISO 8601 in UTC with a Z, as the protocol writes times."""
-    if moment is None:
-        return None
-    return moment.isoformat().replace("+00:00", "Z")
 
 
 def game_view(live: LiveGame) -> dict[str, Any]:

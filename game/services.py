@@ -37,7 +37,6 @@ from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
-from leaderboard.services import scores_record
 
 View = dict[str, Any]
 
@@ -186,7 +185,7 @@ def games_claim(*, guest_key: str, user_id: int) -> int:
     claimed = Game.objects.filter(owner__isnull=True, guest_key=guest_key)
     finished = list(claimed.exclude(status=Status.IN_PROGRESS).values_list("id", flat=True))
     count = claimed.update(owner_id=user_id, guest_key="")
-    scores_record(finished)
+    events.games_finished(finished)
     return count
 
 
@@ -399,5 +398,5 @@ def _store_abandon(
     )
     if updated != 1:
         return False
-    scores_record([game_id])
+    events.games_finished([game_id])
     return True

@@ -12,11 +12,11 @@ from django.http import (
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.selectors import board_preferences
 from game import services
 from game.engine import Variant
 from game.forms import NewGameForm
 from game.models import Game
+from game.pages import game_page_context
 from game.players import player_for_request
 from game.selectors import (
     analysis_before_reveal,
@@ -28,7 +28,6 @@ from game.selectors import (
     iso,
 )
 from game.tutorial import STEPS, tutorial_frames
-from leaderboard.selectors import daily_share_of
 
 
 @require_safe
@@ -83,21 +82,16 @@ def play(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     (a daily challenge's game: its result only, until the day is over)."""
     game = get_object_or_404(Game, id=game_id)
     if game.is_over:
-        share_text = daily_share_of(game, base_url=request.build_absolute_uri("/"))
+        context = game_page_context(request, game)
         if not deal_revealed(game):
-            context = finished_hidden(game)
             return render(
-                request, "game/finished_hidden.html", {**context, "share_text": share_text}
+                request, "game/finished_hidden.html", {**finished_hidden(game), **context}
             )
-        return render(
-            request, "game/finished.html", {**finished_game(game), "share_text": share_text}
-        )
+        return render(request, "game/finished.html", {**finished_game(game), **context})
     player = player_for_request(request)
     if not player.owns(game.owner_id, game.guest_key):
         return render(request, "game/forbidden.html", {"game": game}, status=403)
-    return render(
-        request, "game/play.html", {"game": game, "preferences": board_preferences(request.user)}
-    )
+    return render(request, "game/play.html", {"game": game, **game_page_context(request, game)})
 
 
 @require_safe

@@ -3,8 +3,8 @@ derived (hiding a game or banning a player is a moderation action, which rebuild
 
 from django.contrib import admin
 
+from core.admin import ReadOnly
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
-from tripeaks_site.admin import ReadOnly
 
 
 @admin.register(Daily)

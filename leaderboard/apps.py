@@ -6,3 +6,13 @@ class LeaderboardConfig(AppConfig):
 
     name = "leaderboard"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from game import events
+        from game.pages import on_game_page
+        from leaderboard.selectors import game_page_share
+        from leaderboard.services import scores_record
+
+        # The score tables change in the transaction that finishes a game, or not at all.
+        events.on_games_finished(scores_record)
+        on_game_page(game_page_share)

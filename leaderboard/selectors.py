@@ -20,8 +20,10 @@ from typing import Any, Final
 
 from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
+from core.formats import iso
 from game.models import DealPar, Game, Mode, Move, Status, Variant
 from leaderboard.models import (
     ALL_TIME,
@@ -34,8 +36,6 @@ from leaderboard.models import (
 )
 
 PAGE_SIZE: Final = 50
-PAGE_MAX: Final = 10_000
-"""The highest page number a list is asked for (500,000 rows of 50: past the end of any list)."""
 BOARD_DEPTH: Final = 5_000
 """Rows of a board that can be paged through (100 pages) and ranked exactly: reaching row N costs
 the database a walk over the N rows before it."""
@@ -378,24 +378,6 @@ def row_games(user_id: int, board: Board) -> QuerySet[Game]:
     return games
 
 
-def page_number(raw: str | None) -> int:
-    """A page number from a query string: a whole number from 1 to PAGE_MAX. A number past
-    PAGE_MAX is PAGE_MAX (an empty page past the end, as any page past a list's end is);
-    anything else is page 1. Every paged list of the site reads its ``?page=`` with this, so
-    that no offset it computes overflows a database's integers.
-
-    >>> page_number("3"), page_number("-2"), page_number("x"), page_number(None)
-    (3, 1, 1, 1)
-    >>> page_number(str(2**63)) == PAGE_MAX, page_number("9" * 5000)
-    (True, 1)
-    """
-    try:
-        number = int(raw or "1")
-    except ValueError:  # not a number, or too many digits to read as one
-        return 1
-    return min(max(number, 1), PAGE_MAX)
-
-
 # ---- The daily challenge ------------------------------------------------------------------------
 
 
@@ -423,7 +405,7 @@ def daily_board_snapshot(daily: Daily) -> dict[str, Any]:
                 "player": row.player,
                 "score": row.score,
                 "duration_ms": row.duration_ms,
-                "finished_at": _iso(row.finished_at),
+                "finished_at": iso(row.finished_at),
             }
             for row in page.rows
         ],
@@ -462,6 +444,14 @@ def daily_streak(user_id: int, today: date) -> int:
         streak += 1
         expected = day - timedelta(days=1)
     return streak
+
+
+def game_page_share(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """A finished game's page shows the share text of a ranked daily attempt (registered with
+    ``game.pages``)."""
+    if not game.is_over:
+        return {}
+    return {"share_text": daily_share_of(game, base_url=request.build_absolute_uri("/"))}
 
 
 def daily_share_of(game: Game, *, base_url: str) -> str | None:
@@ -505,7 +495,3 @@ def share_percent(score: int, par: int) -> int:
     """
     percent = round(score * 100 / par)
     return 99 if percent >= 100 and score < par else percent
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from core.formats import page_number
 from game.models import Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
@@ -27,7 +28,6 @@ from leaderboard.selectors import (
     Board,
     BoardKind,
     DailyBoard,
-    page_number,
     utc_today,
 )
 

@@ -21,7 +21,7 @@ from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.sockets import player_sockets_close
+from core.sockets import player_sockets_close
 from game.models import Game
 from leaderboard.selectors import daily_boards_of
 from leaderboard.services import daily_boards_announce_on_commit, player_scores_rebuild

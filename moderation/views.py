@@ -24,8 +24,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST, require_safe
 
+from core.formats import page_number
 from game.models import Game
-from leaderboard.selectors import page_number
 from moderation import selectors, services
 from moderation.forms import FlagCloseForm, ReasonForm, ReportForm
 from moderation.models import Action, Flag, FlagKind, FlagStatus, LogEntry

@@ -5,9 +5,9 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from core.admin import ReadOnly
 from game.admin import ReadOnlyAdmin
 from races.models import Entry, PlayerRating, Racer, Room, Round
-from tripeaks_site.admin import ReadOnly
 
 
 class RacerInline(ReadOnly, admin.TabularInline):

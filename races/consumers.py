@@ -13,8 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts.sockets import PlayerSocket
-from core.sockets import CLOSE_NOT_FOUND
+from core.sockets import CLOSE_NOT_FOUND, PlayerSocket
 from game.protocol import ProtocolError, TokenBucket
 from races import live, selectors, services
 from races.models import room_group_name

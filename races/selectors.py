@@ -14,9 +14,9 @@ from typing import Any, Final
 from django.db.models import F
 from django.utils import timezone
 
+from core.formats import iso
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
-from game.selectors import iso
 from races.models import Entry, PlayerRating, Racer, Room, RoomState, Round
 
 RATINGS_PAGE_SIZE: Final = 50

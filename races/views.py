@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.selectors import board_preferences
+from core.formats import page_number
 from game.engine import Variant
-from leaderboard.selectors import page_number
 from races import selectors, services
 from races.forms import OpenRoomForm
 from races.models import Room

@@ -16,8 +16,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from accounts.sockets import PlayerSocket
-from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND
+from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, PlayerSocket
 from game.models import Game
 from game.protocol import ProtocolError, SyncMessage, TokenBucket, parse_client_message
 from spectate.selectors import WatchRefused, game_watchable, watch_state

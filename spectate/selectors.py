@@ -14,9 +14,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import PlayerSettings
+from core.formats import iso
 from game.live import load_live_game
 from game.models import Game, Mode, Status, Variant
-from game.selectors import game_view, iso
+from game.selectors import game_view
 
 LIVE_WINDOW: Final = timedelta(minutes=10)
 """A game shows on the live-now page while its last move (or its start) is this recent."""

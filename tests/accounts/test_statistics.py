@@ -1,6 +1,5 @@
 """A player's statistics, computed from their stored games, checked against figures by hand."""
 
-import doctest
 from datetime import timedelta
 
 import pytest
@@ -9,8 +8,6 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
-import accounts.selectors
-import accounts.templatetags.accounts_format
 from accounts.selectors import PlayerStatistics, player_statistics, win_streaks
 from game.models import Status
 from tests.accounts.helpers import make_player, record_game
@@ -153,10 +150,3 @@ def test_an_unknown_or_inactive_player_has_no_profile(ada: User) -> None:
     assert Client().get("/players/nobody/").status_code == 404
     User.objects.filter(pk=ada.pk).update(is_active=False)
     assert Client().get("/players/ada/").status_code == 404
-
-
-@pytest.mark.parametrize("module", [accounts.selectors, accounts.templatetags.accounts_format])
-def test_docstring_examples(module: object) -> None:
-    result = doctest.testmod(module)  # type: ignore[arg-type]
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -4,7 +4,7 @@ between 1 and PAGE_MAX, so that no offset overflows the database's integers."""
 import pytest
 from django.test import Client
 
-from leaderboard.selectors import PAGE_MAX, page_number
+from core.formats import PAGE_MAX, page_number
 
 # Each request commits on its own, as on the site: on PostgreSQL an out-of-range offset would
 # otherwise abort the test's transaction instead of showing as a 500.

@@ -6,14 +6,12 @@ from the module's own helpers.
 
 from __future__ import annotations
 
-import doctest
 import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from races import rating as rating_module
 from races.rating import TAU, Rating, conservative, race_results, rate, rate_race
 
 SCALE = 173.7178
@@ -33,13 +31,6 @@ ratings = st.builds(
 scores = st.sampled_from([0.0, 0.5, 1.0])
 results_lists = st.lists(st.tuples(ratings, scores), min_size=1, max_size=8)
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None)
-
-
-def test_docstring_examples_run() -> None:
-    """The module's >>> examples hold (pytest collects doctests only under its testpaths)."""
-    failures, tried = doctest.testmod(rating_module)
-    assert tried > 0
-    assert failures == 0
 
 
 def test_paper_example_on_the_glicko_scale() -> None:

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import PlayerSettings
-from accounts.sockets import player_sockets_close
+from core.sockets import player_sockets_close
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Mode, Move
 from game.players import Player

@@ -46,12 +46,14 @@ system-packages:
 topology: $(STAMP) system-packages
 	$(BIN)/python -m deploy.topology
 
-## lint: ruff (lint and format check) and mypy (strict on the engine)
+## lint: ruff (lint and format check), mypy (strict on the engine) and the import contracts
+## (import-linter: the layers of docs/architecture.md)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/mypy --strict game/engine
+	$(BIN)/lint-imports
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -1,11 +1,10 @@
 """Every write to accounts: sign up, change settings, lift a sign-in lock-out, delete an account.
 
-Signing in is Django's; what a guest played before signing up or in follows them through
-:func:`game.services.games_claim`.
+Signing in is Django's; what a guest played before signing up or in follows them as they sign in
+(``game.signals``).
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from axes.utils import reset
@@ -18,26 +17,17 @@ from django.db import transaction
 
 from accounts.models import PlayerSettings
 from accounts.selectors import BOARD_PREFERENCES
-from game.services import games_claim
-
-
-@dataclass(frozen=True, slots=True)
-class SignUp:
-    """A new account, and how many of the guest's games it took over."""
-
-    user: User
-    games_claimed: int
 
 
 @transaction.atomic
-def account_sign_up(*, username: str, email: str, password: str, guest_key: str) -> SignUp:
-    """Open an account (the caller has validated the fields) and give it the guest's games.
+def account_sign_up(*, username: str, email: str, password: str) -> User:
+    """Open an account (the caller has validated the fields).
 
     Raises ``IntegrityError`` when the username was taken meanwhile.
     """
     user = get_user_model().objects.create_user(username=username, email=email, password=password)
     PlayerSettings.objects.create(user=user)
-    return SignUp(user=user, games_claimed=games_claim(guest_key=guest_key, user_id=user.pk))
+    return user
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ in is extended only to hand the guest's games over to the account.
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.views import LoginView, PasswordResetConfirmView
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -24,8 +24,6 @@ from accounts.forms import (
     SignUpForm,
     board_settings_changes,
 )
-from game.players import GUEST_KEY_SESSION_FIELD
-from game.services import games_claim
 
 # Signing up logs the new player in directly, past the throttling backend that guards passwords.
 SIGN_UP_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -35,54 +33,35 @@ def _see_other(url_name: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse(url_name), status=303)
 
 
-def _claimed_message(request: HttpRequest, count: int) -> None:
-    if count == 1:
-        messages.success(request, "The game you played as a guest is now yours.")
-    elif count:
-        messages.success(request, f"The {count} games you played as a guest are now yours.")
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
-    """Open an account; the guest signing up keeps what they played and is signed in."""
+    """Open an account and sign in with it (the guest's games follow: ``game.signals``)."""
     if request.user.is_authenticated:
         return _see_other("accounts:profile")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         try:
-            signed_up = services.account_sign_up(
+            user = services.account_sign_up(
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password1"],
-                guest_key=request.session.get(GUEST_KEY_SESSION_FIELD, ""),
             )
         except IntegrityError:
             form.add_error("username", "Someone took this username a moment ago. Try another.")
         else:
+            messages.success(request, f"Welcome, {user.get_username()}!")
             # A new session key, keeping the session's data (the guest key with it).
-            login(request, signed_up.user, backend=SIGN_UP_BACKEND)
-            messages.success(request, f"Welcome, {signed_up.user.get_username()}!")
-            _claimed_message(request, signed_up.games_claimed)
+            login(request, user, backend=SIGN_UP_BACKEND)
             return _see_other("accounts:profile")
     return render(request, "accounts/signup.html", {"form": form})
 
 
 class SignInView(LoginView):
-    """Django's sign-in page; a guest signing in hands their games over to the account."""
+    """Django's sign-in page (a guest's games follow them in: ``game.signals``)."""
 
     template_name = "accounts/login.html"
     form_class = SignInForm
     redirect_authenticated_user = True
-
-    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        response = super().form_valid(form)
-        # Signing in keeps the session's data under a new key, the guest key included.
-        claimed = games_claim(
-            guest_key=self.request.session.get(GUEST_KEY_SESSION_FIELD, ""),
-            user_id=form.get_user().pk,
-        )
-        _claimed_message(self.request, claimed)
-        return response
 
 
 class PasswordResetSetView(PasswordResetConfirmView):

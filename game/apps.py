@@ -6,3 +6,10 @@ class GameConfig(AppConfig):
 
     name = "game"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from game.signals import guest_games_claim
+
+        user_logged_in.connect(guest_games_claim, dispatch_uid="game.guest_games_claim")

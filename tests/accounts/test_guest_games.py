@@ -138,3 +138,17 @@ def test_a_guests_finished_games_enter_the_score_tables_on_sign_up(client: Clien
     tallies = PlayerTally.objects.filter(user=user)
     assert tallies.exists()
     assert {tally.played for tally in tallies} == {2}  # the lost game and the given-up one
+
+
+def test_a_guest_who_signs_in_anywhere_keeps_their_games(client: Client) -> None:
+    """However a player signs in (here staff, on the admin's own sign-in page), the guest games
+    of their browser become theirs."""
+    User.objects.create_user("staff", password=PASSWORD, is_staff=True)
+    games = guest_games(client)
+    response = client.post(
+        "/admin/login/", {"username": "staff", "password": PASSWORD, "next": "/admin/"}
+    )
+    assert response.status_code == 302
+    assert {game.owner_id for game in Game.objects.filter(id__in=[g.id for g in games])} == {
+        User.objects.get(username="staff").pk
+    }

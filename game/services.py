@@ -138,21 +138,27 @@ def game_start(
     mode: str = Mode.CASUAL,
     seed: str | None = None,
     winnable_only: bool = False,
+    secret_daily: bool = False,
     starts_at: datetime | None = None,
     reveal_after: datetime | None = None,
+    now: datetime | None = None,
 ) -> Game:
     """Start a game for ``player``: on ``seed`` when it is public, else on a fresh secret deal
-    (one the solver proves winnable, with ``winnable_only``).
+    (one the solver proves winnable, with ``winnable_only``). With ``secret_daily``, ``seed``
+    is the day's secret deal and this game the player's ranked attempt at it.
 
     Whether the game ranks is decided here, once, from where its deal comes from: a fresh deal
-    dealt here ranks; a game on a given seed (a deal played again, a shared one) does not, nor
-    does a race's (:data:`game.models.RANKED_SOURCES` says why).
+    dealt here ranks, and so does a ranked daily attempt (on its day's board only); a game on a
+    given seed (a deal played again, a shared one) does not, nor does a race's
+    (:data:`game.models.RANKED_SOURCES` says why).
 
     A game may be dealt ahead of its start (``starts_at``, a race's countdown): moves before then
     are refused. ``reveal_after`` keeps the deal of the finished game hidden until that moment.
     """
     if mode == Mode.RACE:
         source = DealSource.RACE
+    elif secret_daily:
+        source = DealSource.DAILY
     elif seed is not None:
         source = DealSource.REPLAY
     else:
@@ -167,7 +173,7 @@ def game_start(
         ranked=ranks(source),
         owner_id=player.user_id,
         guest_key="" if player.user_id is not None else player.guest_key,
-        started_at=starts_at or timezone.now(),
+        started_at=starts_at or now or timezone.now(),
         reveal_after=reveal_after,
     )
 

@@ -23,8 +23,9 @@ from game.analysis_worker import deal_verdict
 from game.engine import Deal
 from game.engine import Variant as EngineVariant
 from game.engine.solver import solve
-from game.models import DealPar, DealSource, Game, Mode, Move, Status, ranks
+from game.models import DealPar, Game, Mode, Move, Status
 from game.players import Player
+from game.services import game_start
 from leaderboard.models import Daily, DailyAttempt, Deals, PlayerBest, PlayerTally
 from leaderboard.selectors import commitment_of, daily_attempt_of, daily_board_snapshot, utc_today
 from leaderboard.tables import (
@@ -136,9 +137,8 @@ def daily_attempt_start(*, user: AbstractBaseUser, day: date, now: datetime | No
         return attempt.game
     try:
         with transaction.atomic():
-            game = _daily_game(
-                daily, owner_id=user.pk, guest_key="", now=now, source=DealSource.DAILY
-            )
+            player = Player(user_id=user.pk, guest_key="")
+            game = _daily_game(daily, player=player, now=now, ranked=True)
             DailyAttempt.objects.create(daily=daily, user_id=user.pk, game=game, created_at=now)
     except IntegrityError:
         return DailyAttempt.objects.select_related("game").get(daily=daily, user_id=user.pk).game
@@ -158,30 +158,20 @@ def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = N
         attempt = daily_attempt_of(daily, player.user_id)
         if attempt is None or not attempt.game.is_over:
             raise AttemptFirst("Play your ranked attempt first: you may replay the deal after it.")
-    return _daily_game(
-        daily,
-        owner_id=player.user_id,
-        guest_key="" if player.user_id is not None else player.guest_key,
-        now=now,
-        source=DealSource.REPLAY,
-    )
+    return _daily_game(daily, player=player, now=now, ranked=False)
 
 
-def _daily_game(
-    daily: Daily, *, owner_id: int | None, guest_key: str, now: datetime, source: DealSource
-) -> Game:
-    """A game on the day's deal: the player's ranked attempt (``DealSource.DAILY``), or a replay
-    of a deal they know, or may (after their attempt, or once the day is over)."""
-    return Game.objects.create(
-        seed=daily.seed,
-        variant=daily.variant,
+def _daily_game(daily: Daily, *, player: Player, now: datetime, ranked: bool) -> Game:
+    """A game on the day's deal: the player's ranked attempt, or a replay of a deal they know, or
+    may (after their attempt, or once the day is over)."""
+    return game_start(
+        player=player,
+        variant=EngineVariant(daily.variant),
         mode=Mode.DAILY,
-        deal_source=source,
-        ranked=ranks(source),
-        owner_id=owner_id,
-        guest_key=guest_key,
-        started_at=now,
+        seed=daily.seed,
+        secret_daily=ranked,
         reveal_after=daily.ends_at,
+        now=now,
     )
 
 

@@ -69,7 +69,9 @@ from django.db import connection, transaction  # noqa: E402
 
 from bench.inserts import insert_head  # noqa: E402
 from game.models import DealSource, Game, Mode, Status  # noqa: E402
+from leaderboard.challenge import daily_seed  # noqa: E402
 from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally  # noqa: E402
+from leaderboard.scores import scores_record  # noqa: E402
 from leaderboard.selectors import (  # noqa: E402
     BOARD_DEPTH,
     PAGE_SIZE,
@@ -83,7 +85,6 @@ from leaderboard.selectors import (  # noqa: E402
     utc_today,
     week_period,
 )
-from leaderboard.services import daily_seed, scores_record  # noqa: E402
 
 BANNED_SHARE = 0.001
 DAILY_SHARE = 0.3

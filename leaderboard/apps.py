@@ -10,8 +10,8 @@ class LeaderboardConfig(AppConfig):
     def ready(self) -> None:
         from game import events
         from game.pages import on_game_page
+        from leaderboard.scores import scores_record
         from leaderboard.selectors import game_page_share
-        from leaderboard.services import scores_record
 
         # The score tables change in the transaction that finishes a game, or not at all.
         events.on_games_finished(scores_record)

@@ -46,5 +46,5 @@ class DailyBoardConsumer(JsonSocket):
         """Clients have nothing to say here; whatever they send is ignored."""
 
     async def board_update(self, event: dict[str, Any]) -> None:
-        """A new first page, sent by :func:`leaderboard.services.daily_board_announce`."""
+        """A new first page, sent by :func:`leaderboard.scores.daily_board_announce`."""
         await self.send_json(event["board"])

@@ -1,7 +1,7 @@
 """The daily challenge and the score tables behind the leaderboards.
 
 The score tables are derived from finished games, like a game's own score is derived from its log:
-:func:`leaderboard.services.scores_record` keeps them, in the transaction that ends each game, so
+:func:`leaderboard.scores.scores_record` keeps them, in the transaction that ends each game, so
 that every board is one index range and a player's rank one index count.
 """
 

@@ -4,9 +4,6 @@ Every board is one index range of a score table (see ``leaderboard/models.py``),
 at a time; a player's rank is the number of rows ahead of theirs, counted on the same index.
 Players whose account was deactivated (banned) are left out here, at read time, so that a ban
 needs no rewrite of the tables; deleted players' rows went with their account.
-
-This module must not import ``game.live``, ``game.services`` or ``game.selectors``: the move path
-imports :mod:`leaderboard.services`, which reads the boards from here.
 """
 
 import hashlib

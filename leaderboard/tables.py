@@ -1,10 +1,10 @@
 """The score tables worked out from games alone, without a query: what a game adds to them, and
 what a day's ranked attempt scores.
 
-One piece of code for every use: :mod:`leaderboard.services` counts a player's games afresh
+One piece of code for every use: :mod:`leaderboard.scores` counts a player's games afresh
 (a moderator hid or restored one), the migration that split the boards by variant rebuilt every
 row with it, and ``manage.py boards_verify`` recomputes the tables with it to check the stored
-ones. :func:`leaderboard.services.scores_record`, on the move path, adds one game at a time in
+ones. :func:`leaderboard.scores.scores_record`, on the move path, adds one game at a time in
 SQL and must agree with :meth:`Tables.count`.
 """
 

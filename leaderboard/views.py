@@ -20,8 +20,8 @@ from core.formats import page_number
 from game.models import Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
-from leaderboard import selectors, services
-from leaderboard.day_end import daily_attempts_close
+from leaderboard import challenge, selectors
+from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
 from leaderboard.selectors import (
     BOARD_TITLES,
@@ -62,7 +62,7 @@ def daily_today(request: HttpRequest) -> HttpResponse:
     """Today's challenge: the commitment to its seed, the time left, the attempt, the board."""
     now = timezone.now()
     daily_attempts_close(now=now)  # yesterday's board, linked from here, is final
-    daily = services.daily_for(utc_today(now), now=now)
+    daily = challenge.daily_for(utc_today(now), now=now)
     attempt = selectors.daily_attempt_of(daily, _user_id(request))
     share = None
     if attempt is not None and attempt.game.is_over:
@@ -91,7 +91,7 @@ def daily_start(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("leaderboard:daily"))
     now = timezone.now()
-    game = services.daily_attempt_start(user=request.user, day=utc_today(now), now=now)
+    game = challenge.daily_attempt_start(user=request.user, day=utc_today(now), now=now)
     return _see_other(game.get_absolute_url())
 
 
@@ -107,7 +107,7 @@ def daily_day(request: HttpRequest, day: date) -> HttpResponse:
     daily_attempts_close()  # the day is over: its board shows every attempt, closed at midnight
     par = selectors.daily_par(daily)
     if par is None:  # nobody made it ahead (manage.py daily_prepare): the deal is public now
-        par = services.daily_par_compute(daily=daily)
+        par = challenge.daily_par_compute(daily=daily)
     return render(
         request,
         "leaderboard/daily_day.html",
@@ -131,13 +131,13 @@ def daily_play(request: HttpRequest, day: date) -> HttpResponse:
     if day == today:
         if not request.user.is_authenticated:
             return redirect_to_login(reverse("leaderboard:daily"))
-        daily = services.daily_for(day, now=now)
+        daily = challenge.daily_for(day, now=now)
     else:
         daily = get_object_or_404(Daily, date=day)
     player = player_for_request(request, create_guest_key=True)
     try:
-        game = services.daily_replay_start(player=player, daily=daily, now=now)
-    except services.DailyError as error:
+        game = challenge.daily_replay_start(player=player, daily=daily, now=now)
+    except challenge.DailyError as error:
         messages.error(request, str(error))
         return _see_other(reverse("leaderboard:daily"))
     return _see_other(game.get_absolute_url())

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from core.sockets import player_sockets_close
 from game.models import Game
+from leaderboard.scores import daily_boards_announce_on_commit, player_scores_rebuild
 from leaderboard.selectors import daily_boards_of
-from leaderboard.services import daily_boards_announce_on_commit, player_scores_rebuild
 from moderation.models import (
     REASON_MAX_LENGTH,
     REPORT_REASON_MAX_LENGTH,

@@ -11,7 +11,7 @@ from game.live import MoveWrite, replay_log, write_moves
 from game.models import DealSource, Game, Mode, Status, ranks
 from game.services import _store_abandon, duration_ms
 from leaderboard.models import Daily, DailyAttempt
-from leaderboard.services import scores_record
+from leaderboard.scores import scores_record
 
 DAY = date(2026, 11, 30)
 """A Monday."""

@@ -11,7 +11,7 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from game.models import DealSource, Mode, Status
-from leaderboard import selectors, services
+from leaderboard import challenge, selectors
 from leaderboard.models import Daily, PlayerBest, PlayerTally
 from leaderboard.selectors import (
     PAGE_SIZE,
@@ -58,7 +58,7 @@ def whole(board: Board | DailyBoard) -> list[str]:
 @pytest.fixture
 def daily(clock: Clock) -> Daily:
     clock.set(at(DAY, 6))
-    return services.daily_for(DAY)
+    return challenge.daily_for(DAY)
 
 
 def test_the_day_s_board_ranks_by_score_then_time_then_finish(
@@ -85,7 +85,7 @@ def test_attempts_still_in_play_are_not_on_the_day_s_board(
 ) -> None:
     a, b = players(2)
     ranked_result(daily, a, score=400, duration_ms=1000, finished_at=at(DAY, 7))
-    services.daily_attempt_start(user=b, day=DAY)
+    challenge.daily_attempt_start(user=b, day=DAY)
     assert names(DailyBoard(daily.id)) == ["p000"]
     assert rank_of(b.pk, DailyBoard(daily.id)) is None
 

@@ -16,7 +16,7 @@ from game.engine import Variant
 from game.models import Game, Move
 from game.players import Player
 from game.services import game_start
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
 from tests.accounts.helpers import signed_in
 from tests.leaderboard.conftest import Clock
@@ -58,10 +58,10 @@ def some_boards(clock: Clock, players: Players) -> dict[str, Game]:
     games["again"] = Game.objects.get(id=again["Location"].split("/")[2])
     play_out(games["again"], finished_at=at(DAY, 14))
     clock.set(at(DAY, 15))
-    games["attempt"] = services.daily_attempt_start(user=ada, day=DAY)
+    games["attempt"] = challenge.daily_attempt_start(user=ada, day=DAY)
     play_out(games["attempt"], finished_at=at(DAY, 15, 5))
     clock.set(at(DAY, 23, 50))
-    games["closed"] = services.daily_attempt_start(user=bob, day=DAY)
+    games["closed"] = challenge.daily_attempt_start(user=bob, day=DAY)
     play_out(games["closed"], finished_at=at(DAY, 23, 55), moves=3)
     clock.set(at(DAY + timedelta(days=1), 1))
     call_command("daily_prepare", "--days", "0", stdout=io.StringIO())

@@ -20,7 +20,7 @@ from game.engine.cli import main as engine_cli
 from game.engine.solver import solve
 from game.models import DealSource, Game, GameAnalysis, Mode
 from game.players import Player
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.models import Daily, DailyAttempt, PlayerTally
 from leaderboard.selectors import utc_today
 from tests.accounts.helpers import make_player
@@ -46,7 +46,7 @@ def start_ranked(client: Client) -> Game:
 def test_the_seed_is_the_first_of_the_secret_sequence_that_the_solver_wins() -> None:
     """Seeds are HMAC-SHA256(DAILY_SEED_SECRET, "<date>/<n>"), n = 0, 1, …; the first whose
     deal is proved winnable is the day's."""
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     key = settings.DAILY_SEED_SECRET.encode()
     for n in range(100):
         seed = hmac.new(key, f"{DAY.isoformat()}/{n}".encode(), hashlib.sha256).hexdigest()
@@ -58,7 +58,7 @@ def test_the_seed_is_the_first_of_the_secret_sequence_that_the_solver_wins() -> 
 
 
 def test_the_commitment_is_the_sha256_of_the_seed() -> None:
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     assert daily.commitment == hashlib.sha256(daily.seed.encode("utf-8")).hexdigest()
 
 
@@ -66,11 +66,11 @@ def test_every_player_gets_the_same_deal(clock: Clock) -> None:
     """The day's challenge is made once; every ranked attempt is on its seed."""
     clock.set(at(DAY, 9))
     first, second = make_player("ada"), make_player("bea", email="")
-    games = [services.daily_attempt_start(user=user, day=DAY) for user in (first, second)]
-    assert services.daily_for(DAY) == services.daily_for(DAY)
+    games = [challenge.daily_attempt_start(user=user, day=DAY) for user in (first, second)]
+    assert challenge.daily_for(DAY) == challenge.daily_for(DAY)
     assert Daily.objects.count() == 1
     assert {(game.seed, game.variant, game.mode) for game in games} == {
-        (services.daily_for(DAY).seed, "tripeaks", Mode.DAILY)
+        (challenge.daily_for(DAY).seed, "tripeaks", Mode.DAILY)
     }
     assert games[0].id != games[1].id
 
@@ -98,7 +98,7 @@ def test_the_seed_is_published_once_the_day_is_over(clock: Clock, client: Client
     """Until midnight UTC the day's own page is today's page; from midnight it shows the seed,
     how to check it against the commitment, and how to deal it with the engine."""
     clock.set(at(DAY, 23, 59, 59))
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     response = client.get(f"/daily/{DAY}/")
     assert response.status_code == 302
     assert location(response) == "/daily/"
@@ -137,7 +137,7 @@ def test_the_day_rolls_over_at_midnight_utc(clock: Clock, ada: User, ada_client:
     """One second before midnight it is still the day's challenge; at midnight the next one starts,
     with a new deal and a new attempt, and the old day can no longer be attempted."""
     clock.set(at(DAY, 23, 59, 59))
-    assert services.daily_for(DAY).commitment in ada_client.get("/daily/").content.decode()
+    assert challenge.daily_for(DAY).commitment in ada_client.get("/daily/").content.decode()
     before = start_ranked(ada_client)
 
     clock.set(at(NEXT_DAY, 0))
@@ -146,11 +146,11 @@ def test_the_day_rolls_over_at_midnight_utc(clock: Clock, ada: User, ada_client:
 
     following = Daily.objects.get(date=NEXT_DAY)
     assert following.commitment in page
-    assert (before.seed, after.seed) == (services.daily_for(DAY).seed, following.seed)
+    assert (before.seed, after.seed) == (challenge.daily_for(DAY).seed, following.seed)
     assert before.seed != after.seed
     assert DailyAttempt.objects.filter(user=ada).count() == 2
-    with pytest.raises(services.DailyClosed):
-        services.daily_attempt_start(user=ada, day=DAY)
+    with pytest.raises(challenge.DailyClosed):
+        challenge.daily_attempt_start(user=ada, day=DAY)
 
 
 def test_starting_again_resumes_the_one_ranked_attempt(
@@ -162,7 +162,7 @@ def test_starting_again_resumes_the_one_ranked_attempt(
     first = start_ranked(ada_client)
     second = start_ranked(ada_client)
     assert first.id == second.id
-    assert services.daily_attempt_start(user=ada, day=DAY).id == first.id
+    assert challenge.daily_attempt_start(user=ada, day=DAY).id == first.id
     assert DailyAttempt.objects.count() == 1
     assert Game.objects.filter(owner=ada).count() == 1
     assert first.reveal_after == at(NEXT_DAY, 0)
@@ -192,7 +192,7 @@ def test_concurrent_starts_make_exactly_one_attempt() -> None:
     def start() -> None:
         try:
             barrier.wait(timeout=10)
-            started.append(str(services.daily_attempt_start(user=ada, day=today).id))
+            started.append(str(challenge.daily_attempt_start(user=ada, day=today).id))
         except BaseException as error:  # reported below, in the test's thread
             errors.append(error)
         finally:
@@ -217,7 +217,7 @@ def test_the_database_allows_one_attempt_per_player_and_day(clock: Clock, ada: U
     from django.db import IntegrityError, transaction
 
     clock.set(at(DAY, 8))
-    game = services.daily_attempt_start(user=ada, day=DAY)
+    game = challenge.daily_attempt_start(user=ada, day=DAY)
     other = Game.objects.create(seed=game.seed, owner=ada, mode=Mode.DAILY, started_at=at(DAY, 9))
     with pytest.raises(IntegrityError), transaction.atomic():
         DailyAttempt.objects.create(
@@ -238,8 +238,8 @@ def test_guests_are_sent_to_sign_in_for_today_s_deal(clock: Clock, client: Clien
         assert response.status_code == 302
         assert location(response) == "/accounts/login/?next=/daily/"
     assert not Game.objects.exists()
-    with pytest.raises(services.SignInRequired):
-        services.daily_replay_start(
+    with pytest.raises(challenge.SignInRequired):
+        challenge.daily_replay_start(
             player=Player(user_id=None, guest_key="k"), daily=Daily.objects.get(date=DAY)
         )
 
@@ -247,7 +247,7 @@ def test_guests_are_sent_to_sign_in_for_today_s_deal(clock: Clock, client: Clien
 def test_guests_play_the_archive(clock: Clock, client: Client) -> None:
     """A past day's deal is public: a guest plays it unranked, and its replay shows at once."""
     clock.set(at(DAY, 12))
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     clock.set(at(DAY + timedelta(days=3), 9))
     archive = client.get("/daily/archive/").content.decode()
     response = client.post(f"/daily/{DAY}/play")
@@ -386,7 +386,7 @@ def test_an_attempt_finished_after_midnight_ranks_as_it_stood_at_midnight(
     """By midnight the seed is public: the moves made from then on do not count. The attempt
     ranks as if given up at midnight, with the points it had then, and on no other board."""
     clock.set(at(DAY, 23, 55))
-    game = services.daily_attempt_start(user=ada, day=DAY)
+    game = challenge.daily_attempt_start(user=ada, day=DAY)
     at_midnight = play_out(game, finished_at=at(DAY, 23, 58), moves=3)
     clock.set(at(NEXT_DAY, 0, 2))
     final = play_out(game, finished_at=at(NEXT_DAY, 0, 2))

@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from game.models import Game, Status
-from leaderboard import services
-from leaderboard.day_end import daily_attempts_close
+from leaderboard import challenge
+from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import Daily, DailyAttempt
 from leaderboard.selectors import DailyBoard, board_page
 from tests.leaderboard.conftest import Clock
@@ -28,14 +28,14 @@ MIDNIGHT = at(NEXT_DAY, 0)
 @pytest.fixture
 def daily(clock: Clock) -> Daily:
     clock.set(at(DAY, 6))
-    return services.daily_for(DAY)
+    return challenge.daily_for(DAY)
 
 
 def attempt_in_play(clock: Clock, user: User, *, moves: int) -> tuple[Game, int]:
     """Start the user's attempt at 23:50 and make ``moves`` moves at 23:55; return the game and
     its score then."""
     clock.set(at(DAY, 23, 50))
-    game = services.daily_attempt_start(user=user, day=DAY)
+    game = challenge.daily_attempt_start(user=user, day=DAY)
     state = play_out(game, finished_at=at(DAY, 23, 55), moves=moves)
     return game, state.score
 

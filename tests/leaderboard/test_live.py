@@ -16,7 +16,7 @@ from game.live import live_games
 from game.models import Game, GameAnalysis
 from game.players import Player
 from game.services import game_start
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
 from leaderboard.selectors import utc_today, week_period
 from tests.accounts.helpers import make_player, signed_in_session
@@ -37,7 +37,7 @@ def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
 def player_with_game(username: str, *, daily: bool = False) -> tuple[User, Game, str]:
     user = make_player(username, email="")
     if daily:
-        game = services.daily_attempt_start(user=user, day=utc_today())
+        game = challenge.daily_attempt_start(user=user, day=utc_today())
     else:
         game = game_start(player=Player(user_id=user.pk, guest_key=""), variant=Variant.TRIPEAKS)
     return user, game, signed_in_session(user)

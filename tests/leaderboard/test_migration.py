@@ -15,7 +15,7 @@ from django.db.migrations.state import StateApps
 from game.engine import Deal, GameState, Move, Variant
 from game.engine.solver import find_par
 from game.models import Game
-from leaderboard import services
+from leaderboard import scores
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
 from tests.leaderboard.helpers import DAY, at
 
@@ -134,7 +134,7 @@ def test_old_games_get_their_flags_and_the_tables_are_rebuilt_from_them(
     )
     rebuilt = tables()
     for user in (ada, bob):
-        services.player_scores_rebuild(user_id=user.pk)
+        scores.player_scores_rebuild(user_id=user.pk)
     assert tables() == rebuilt
 
 

@@ -16,7 +16,7 @@ from game.engine.solver import find_par
 from game.models import DealSource, Game, Mode
 from game.players import Player
 from game.services import game_start
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
 from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page
 from tests.accounts.helpers import signed_in
@@ -107,7 +107,7 @@ def test_an_archived_daily_deal_never_reaches_a_board(
     """A past day's deal is public: played from the archive, even along the par line, it counts
     on neither the day's board nor any other."""
     clock.set(at(DAY, 8))
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     (bob,) = players(1)
     ranked_result(daily, bob, score=300, duration_ms=60_000, finished_at=at(DAY, 9))
     clock.set(at(DAY + timedelta(days=1), 9))
@@ -128,7 +128,7 @@ def test_a_day_s_ranked_attempt_counts_on_its_day_s_board_only(
     clock: Clock, ada: User, daily: Daily
 ) -> None:
     clock.set(at(DAY, 8))
-    game = services.daily_attempt_start(user=ada, day=DAY)
+    game = challenge.daily_attempt_start(user=ada, day=DAY)
     assert (game.deal_source, game.ranked) == (DealSource.DAILY, True)
     play_out(game, finished_at=at(DAY, 8, 5))
     assert [row.player for row in board_page(DailyBoard(daily.id)).rows] == ["ada"]
@@ -168,4 +168,4 @@ def test_the_database_refuses_a_game_that_ranks_on_a_known_deal_or_mixes_up_its_
 @pytest.fixture
 def daily(clock: Clock) -> Daily:
     clock.set(at(DAY, 6))
-    return services.daily_for(DAY)
+    return challenge.daily_for(DAY)

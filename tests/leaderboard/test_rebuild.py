@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from game.models import DealSource, Game, Mode, Status
-from leaderboard import services
+from leaderboard import challenge, scores
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, finished_game, ranked_result
@@ -49,7 +49,7 @@ def tables(user: User) -> dict[str, Any]:
 @pytest.fixture
 def daily(clock: Clock) -> Daily:
     clock.set(at(DAY, 6))
-    return services.daily_for(DAY)
+    return challenge.daily_for(DAY)
 
 
 def test_a_rebuild_gives_what_recording_game_by_game_gave(players: Any, daily: Daily) -> None:
@@ -81,7 +81,7 @@ def test_a_rebuild_gives_what_recording_game_by_game_gave(players: Any, daily: D
     finished_game(bob, score=700, finished_at=at(DAY, 9))
     recorded, bobs = tables(ada), tables(bob)
 
-    assert services.player_scores_rebuild(user_id=ada.pk) == set()
+    assert scores.player_scores_rebuild(user_id=ada.pk) == set()
 
     assert tables(ada) == recorded
     assert tables(bob) == bobs
@@ -93,7 +93,7 @@ def test_hidden_games_are_not_recorded(players: Any, daily: Daily) -> None:
         seed="s", owner=ada, status=Status.WON, score=900, cards_left=0,
         started_at=at(DAY, 8), finished_at=at(DAY, 9), duration_ms=3_600_000, hidden=True,
     )  # fmt: skip
-    services.scores_record([game.id])
+    scores.scores_record([game.id])
     assert not PlayerBest.objects.filter(user=ada).exists()
     assert not PlayerTally.objects.filter(user=ada).exists()
 
@@ -106,13 +106,13 @@ def test_a_rebuild_takes_a_hidden_daily_attempt_off_the_day_and_puts_it_back(
     ranked_result(daily, bob, score=1000, duration_ms=50_000, finished_at=at(DAY, 10))
     Game.objects.filter(id=attempt.game_id).update(hidden=True)
 
-    assert services.player_scores_rebuild(user_id=ada.pk) == {daily.id}
+    assert scores.player_scores_rebuild(user_id=ada.pk) == {daily.id}
 
     attempt.refresh_from_db()
     assert (attempt.score, attempt.duration_ms, attempt.finished_at) == (None, None, None)
     assert not PlayerBest.objects.filter(user=ada).exists()
     Game.objects.filter(id=attempt.game_id).update(hidden=False)
-    assert services.player_scores_rebuild(user_id=ada.pk) == {daily.id}
+    assert scores.player_scores_rebuild(user_id=ada.pk) == {daily.id}
     attempt.refresh_from_db()
     assert (attempt.score, attempt.finished_at) == (2000, at(DAY, 10))
-    assert services.player_scores_rebuild(user_id=ada.pk) == set()  # nothing changed this time
+    assert scores.player_scores_rebuild(user_id=ada.pk) == set()  # nothing changed this time

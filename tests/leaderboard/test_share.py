@@ -11,7 +11,7 @@ from accounts.selectors import player_statistics
 from game.engine import Card
 from game.models import Game
 from game.players import Player
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.models import Daily
 from leaderboard.selectors import daily_share_of, daily_streak, share_text
 from tests.leaderboard.conftest import Clock
@@ -26,9 +26,9 @@ CARD_CODE = re.compile(r"(?<![0-9A-Za-z])[A2-9TJQK][cdhs](?![0-9A-Za-z])")
 @pytest.fixture
 def finished_attempt(clock: Clock, ada: User) -> Game:
     clock.set(at(DAY, 14))
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     Daily.objects.filter(id=daily.id).update(par=2000)
-    game = services.daily_attempt_start(user=ada, day=DAY)
+    game = challenge.daily_attempt_start(user=ada, day=DAY)
     play_out(game, finished_at=at(DAY, 14, 6))
     return game
 
@@ -62,7 +62,7 @@ def test_only_a_finished_ranked_attempt_has_a_share_text(
 ) -> None:
     casual = Game.objects.create(seed="1", owner=ada, started_at=at(DAY, 15))
     clock.set(at(DAY + timedelta(days=1), 9))
-    replay = services.daily_replay_start(
+    replay = challenge.daily_replay_start(
         player=Player(user_id=ada.pk, guest_key=""), daily=Daily.objects.get(date=DAY)
     )
     play_out(replay)
@@ -85,7 +85,7 @@ def test_the_daily_page_and_the_result_page_offer_the_text_to_copy(
 def test_the_daily_streak_counts_days_in_a_row_up_to_today_or_yesterday(ada: User) -> None:
     for back in (0, 1, 2, 4):
         day = DAY - timedelta(days=back)
-        services.daily_attempt_start(user=ada, day=day, now=at(day, 9))
+        challenge.daily_attempt_start(user=ada, day=day, now=at(day, 9))
 
     assert daily_streak(ada.pk, DAY) == 3
     assert daily_streak(ada.pk, DAY + timedelta(days=1)) == 3  # today's not played yet
@@ -96,7 +96,7 @@ def test_the_daily_streak_counts_days_in_a_row_up_to_today_or_yesterday(ada: Use
 def test_the_profile_shows_the_daily_streak(clock: Clock, ada: User, ada_client: Client) -> None:
     for back in (0, 1):
         day = DAY - timedelta(days=back)
-        services.daily_attempt_start(user=ada, day=day, now=at(day, 9))
+        challenge.daily_attempt_start(user=ada, day=day, now=at(day, 9))
     clock.set(at(DAY, 18))
     assert player_statistics(ada).daily_streak == 2
     html = ada_client.get("/accounts/profile/").content.decode()

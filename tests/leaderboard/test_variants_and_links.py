@@ -18,7 +18,7 @@ from game.engine.solver import solve
 from game.models import DealSource, Game, Status
 from game.players import Player
 from game.services import game_start
-from leaderboard import services
+from leaderboard import challenge
 from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page, row_games
 from tests.accounts.helpers import signed_in
 from tests.leaderboard.conftest import Clock
@@ -179,7 +179,7 @@ def test_a_day_s_rows_link_to_their_games_once_the_day_is_over(
     clock: Clock, players: Players, client: Client
 ) -> None:
     clock.set(at(DAY, 6))
-    daily = services.daily_for(DAY)
+    daily = challenge.daily_for(DAY)
     (bob,) = players(1)
     attempt = ranked_result(daily, bob, score=400, duration_ms=60_000, finished_at=at(DAY, 9))
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from game.engine import Deal, GameState, Variant
 from game.models import DealPar, DealSource, Game, Move
-from leaderboard.services import scores_record
+from leaderboard.scores import scores_record
 
 
 def timed_game(

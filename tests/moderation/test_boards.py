@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from game.models import Game, Status
-from leaderboard import services as leaderboard_services
+from leaderboard import challenge
 from leaderboard.models import Daily, PlayerBest, PlayerTally
 from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page, rank_of, week_period
 from moderation import services
@@ -55,7 +55,7 @@ def everything(daily: Daily) -> dict[str, Any]:
 @pytest.fixture
 def daily(clock: Clock) -> Daily:
     clock.set(at(DAY, 6))
-    return leaderboard_services.daily_for(DAY)
+    return challenge.daily_for(DAY)
 
 
 def build_scene(daily: Daily) -> dict[str, Any]:
@@ -160,7 +160,7 @@ def test_the_board_pages_show_the_change(
 async def test_hiding_and_banning_push_the_day_s_board_again(clock: Clock) -> None:
     """Once each action has committed, everyone watching the day's board gets its new page."""
     clock.set(at(DAY, 6))
-    daily = await database_sync_to_async(leaderboard_services.daily_for)(DAY)
+    daily = await database_sync_to_async(challenge.daily_for)(DAY)
     scene = await database_sync_to_async(build_scene)(daily)
     # A superuser acts: a transactional test may have flushed the migration's moderator group.
     actor = await database_sync_to_async(User.objects.create_superuser)("root", "r@x.org", "x")

@@ -3,7 +3,7 @@ with their par.
 
 Run it daily, or more often (cron, or the orchestrator's scheduled job): then the ranked attempts
 still in play when their day ended are closed as they stood at midnight
-(``leaderboard.day_end.daily_attempts_close``), nobody waits for the solver when a day begins, and
+(``leaderboard.challenge.daily_attempts_close``), nobody waits for the solver when a day begins, and
 every day's page shows par from the start. Running it again changes nothing.
 """
 
@@ -12,9 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from leaderboard.day_end import daily_attempts_close
+from leaderboard.challenge import daily_attempts_close, daily_for, daily_par_compute
 from leaderboard.selectors import utc_today
-from leaderboard.services import daily_for, daily_par_compute
 
 
 class Command(BaseCommand):

@@ -1,33 +1,19 @@
-"""Every write of the leaderboard app: the daily challenges, their attempts, and the score tables.
+"""The score tables' writes: finished games entered into them in the transaction that finishes
+them (:func:`scores_record`, told by ``game.events``), a player's rows rebuilt from their games
+(after a moderator hides or restores one), and the day boards pushed once their results commit."""
 
-:func:`scores_record` runs on the move path, in the transaction that ends a game (``game.live`` and
-``game.services`` call it), so this module must not import ``game.live``, ``game.services`` or
-``game.selectors``.
-"""
-
-import hmac
-import logging
 import uuid
-from datetime import date, datetime
+from datetime import datetime
 from functools import partial
-from hashlib import sha256
 from typing import Any, Final
 
-from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from core.broadcast import group_send_soon
-from game.analysis_worker import deal_verdict
-from game.engine import Deal
-from game.engine import Variant as EngineVariant
-from game.engine.solver import solve
-from game.models import DealPar, Game, Mode, Move, Status
-from game.players import Player
-from game.services import game_start
+from game.models import Game, Mode, Move, Status
 from leaderboard.models import Daily, DailyAttempt, Deals, PlayerBest, PlayerTally
-from leaderboard.selectors import commitment_of, daily_attempt_of, daily_board_snapshot, utc_today
+from leaderboard.selectors import daily_board_snapshot
 from leaderboard.tables import (
     DAY_FIELDS,
     RESULT_FIELDS,
@@ -41,142 +27,6 @@ from leaderboard.tables import (
     result_of,
     tally_rows,
 )
-
-logger = logging.getLogger(__name__)
-
-DAILY_VARIANT: Final = EngineVariant.TRIPEAKS
-DAILY_SEED_TRIES: Final = 100
-"""Seeds to try for a winnable deal; about nine deals in ten are, so this never runs out."""
-
-
-class DailyError(Exception):
-    """A daily challenge request that is refused; the message says why, for the player."""
-
-
-class DailyClosed(DailyError):
-    """Ranked attempts are for today's challenge only."""
-
-
-class DailyNotYet(DailyError):
-    """A day that has not begun."""
-
-
-class SignInRequired(DailyError):
-    """Today's deal is for signed-in players: a guest could scout it before a ranked attempt."""
-
-
-class AttemptFirst(DailyError):
-    """Today's deal may be replayed only once the player's ranked attempt is over."""
-
-
-class NoWinnableDailyDeal(Exception):
-    """No seed of the day's sequence gave a deal the solver proves winnable (vanishingly rare)."""
-
-
-def daily_seed(day: date, n: int) -> str:
-    """The ``n``-th seed of a day's secret sequence: HMAC-SHA256 of ``<date>/<n>``, in hex."""
-    key = settings.DAILY_SEED_SECRET.encode()
-    return hmac.new(key, f"{day.isoformat()}/{n}".encode(), sha256).hexdigest()
-
-
-def winnable_daily_seed(day: date) -> str:
-    """The first seed of the day's sequence whose deal the solver proves winnable."""
-    for n in range(DAILY_SEED_TRIES):
-        seed = daily_seed(day, n)
-        if solve(Deal.from_seed(seed), DAILY_VARIANT).winnable:
-            return seed
-    raise NoWinnableDailyDeal(f"no winnable deal in the first {DAILY_SEED_TRIES} seeds of {day}")
-
-
-def daily_for(day: date, *, now: datetime | None = None) -> Daily:
-    """The challenge of ``day``, made on first use. Two processes making it at once agree: the
-    seed is the same for both, and the date is unique."""
-    daily = Daily.objects.filter(date=day).first()
-    if daily is not None:
-        return daily
-    seed = winnable_daily_seed(day)
-    try:
-        with transaction.atomic():
-            return Daily.objects.create(
-                date=day,
-                variant=DAILY_VARIANT.value,
-                seed=seed,
-                commitment=commitment_of(seed),
-                created_at=now or timezone.now(),
-            )
-    except IntegrityError:
-        return Daily.objects.get(date=day)
-
-
-def daily_par_compute(*, daily: Daily) -> int:
-    """Solve a day's deal for par (a second or two) and keep it, with the deal's verdict, so that
-    the analyses of its games need not solve it again."""
-    verdict = deal_verdict(daily.seed, daily.variant)
-    DealPar.objects.get_or_create(
-        seed=daily.seed,
-        variant=daily.variant,
-        defaults={**verdict, "computed_at": timezone.now()},
-    )
-    Daily.objects.filter(id=daily.id).update(par=verdict["par"])
-    daily.par = verdict["par"]
-    return daily.par
-
-
-def daily_attempt_start(*, user: AbstractBaseUser, day: date, now: datetime | None = None) -> Game:
-    """Start the player's one ranked attempt at ``day``'s challenge, or return the one they began.
-
-    Only today's challenge can be attempted. The unique (day, player) constraint settles two
-    starts at once: one inserts the attempt, the other finds it.
-    """
-    now = now or timezone.now()
-    if day != utc_today(now):
-        raise DailyClosed("Ranked attempts are for today's challenge only.")
-    daily = daily_for(day, now=now)
-    attempt = daily_attempt_of(daily, user.pk)
-    if attempt is not None:
-        return attempt.game
-    try:
-        with transaction.atomic():
-            player = Player(user_id=user.pk, guest_key="")
-            game = _daily_game(daily, player=player, now=now, ranked=True)
-            DailyAttempt.objects.create(daily=daily, user_id=user.pk, game=game, created_at=now)
-    except IntegrityError:
-        return DailyAttempt.objects.select_related("game").get(daily=daily, user_id=user.pk).game
-    return game
-
-
-def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = None) -> Game:
-    """Start an unranked game on a day's deal: any past day, for anyone; today's only for a
-    signed-in player whose ranked attempt is over."""
-    now = now or timezone.now()
-    today = utc_today(now)
-    if daily.date > today:
-        raise DailyNotYet("This day's challenge has not begun.")
-    if daily.date == today:
-        if player.user_id is None:
-            raise SignInRequired("Sign in to play today's challenge.")
-        attempt = daily_attempt_of(daily, player.user_id)
-        if attempt is None or not attempt.game.is_over:
-            raise AttemptFirst("Play your ranked attempt first: you may replay the deal after it.")
-    return _daily_game(daily, player=player, now=now, ranked=False)
-
-
-def _daily_game(daily: Daily, *, player: Player, now: datetime, ranked: bool) -> Game:
-    """A game on the day's deal: the player's ranked attempt, or a replay of a deal they know, or
-    may (after their attempt, or once the day is over)."""
-    return game_start(
-        player=player,
-        variant=EngineVariant(daily.variant),
-        mode=Mode.DAILY,
-        seed=daily.seed,
-        secret_daily=ranked,
-        reveal_after=daily.ends_at,
-        now=now,
-    )
-
-
-# ---- The score tables ---------------------------------------------------------------------------
-
 
 _GAME_FIELDS: Final = tuple(dict.fromkeys((*RESULT_FIELDS, *DAY_FIELDS, "mode", "ranked")))
 

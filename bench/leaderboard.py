@@ -69,22 +69,19 @@ from django.db import connection, transaction  # noqa: E402
 
 from bench.inserts import insert_head  # noqa: E402
 from game.models import DealSource, Game, Mode, Status  # noqa: E402
-from leaderboard.challenge import daily_seed  # noqa: E402
-from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally  # noqa: E402
-from leaderboard.scores import scores_record  # noqa: E402
-from leaderboard.selectors import (  # noqa: E402
+from leaderboard.boards import (  # noqa: E402
     BOARD_DEPTH,
-    PAGE_SIZE,
     Board,
     BoardKind,
     DailyBoard,
     _spec,
     board_page,
-    commitment_of,
     rank_of,
-    utc_today,
-    week_period,
 )
+from leaderboard.challenge import daily_seed  # noqa: E402
+from leaderboard.models import ALL_TIME, Daily, DailyAttempt, PlayerBest, PlayerTally  # noqa: E402
+from leaderboard.scores import scores_record  # noqa: E402
+from leaderboard.selectors import PAGE_SIZE, commitment_of, utc_today, week_period  # noqa: E402
 
 BANNED_SHARE = 0.001
 DAILY_SHARE = 0.3

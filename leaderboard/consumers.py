@@ -11,8 +11,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from core.sockets import CLOSE_NOT_FOUND, JsonSocket
+from leaderboard.boards import daily_board_snapshot
 from leaderboard.models import Daily, daily_group_name
-from leaderboard.selectors import daily_board_snapshot
 
 
 def _snapshot(day: date) -> dict[str, Any] | None:

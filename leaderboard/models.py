@@ -83,7 +83,7 @@ class DailyAttempt(models.Model):
 
     The result is copied from the game when it ends within the day, so that the day's board is one
     index range. An attempt still in play when the day ends is closed as it stood at midnight
-    (``leaderboard.day_end``): given up, with the points it had then.
+    (``leaderboard.challenge.daily_attempts_close``): given up, with the points it had then.
     """
 
     daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="attempts")

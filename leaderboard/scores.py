@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from core.broadcast import group_send_soon
 from game.models import Game, Mode, Move, Status
+from leaderboard.boards import daily_board_snapshot
 from leaderboard.models import Daily, DailyAttempt, Deals, PlayerBest, PlayerTally
-from leaderboard.selectors import daily_board_snapshot
 from leaderboard.tables import (
     DAY_FIELDS,
     RESULT_FIELDS,

@@ -20,16 +20,11 @@ from core.formats import page_number
 from game.models import Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
-from leaderboard import challenge, selectors
+from leaderboard import boards, challenge, selectors
+from leaderboard.boards import BOARD_TITLES, Board, BoardKind, DailyBoard
 from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
-from leaderboard.selectors import (
-    BOARD_TITLES,
-    Board,
-    BoardKind,
-    DailyBoard,
-    utc_today,
-)
+from leaderboard.selectors import utc_today
 
 OVERVIEW_ROWS = 10
 # The switches' words, short enough for a phone; the page's lede names the board in full.
@@ -52,8 +47,8 @@ def _daily_board(request: HttpRequest, daily: Daily) -> dict[str, Any]:
     board = DailyBoard(daily.id)
     user_id = _user_id(request)
     return {
-        "page": selectors.board_page(board, page_number(request.GET.get("page"))),
-        "rank": selectors.rank_of(user_id, board) if user_id is not None else None,
+        "page": boards.board_page(board, page_number(request.GET.get("page"))),
+        "rank": boards.rank_of(user_id, board) if user_id is not None else None,
     }
 
 
@@ -244,21 +239,19 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     all: the top of each."""
     choice = BoardChoice.of(request)
     user_id = _user_id(request)
-    boards = []
+    tops = []
     for kind in BoardKind:
         board = choice.board(kind)
-        boards.append(
+        tops.append(
             {
                 "kind": kind.value,
                 "title": BOARD_TITLES[kind],
-                "page": selectors.board_page(board, 1, size=OVERVIEW_ROWS),
-                "rank": selectors.rank_of(user_id, board) if user_id is not None else None,
+                "page": boards.board_page(board, 1, size=OVERVIEW_ROWS),
+                "rank": boards.rank_of(user_id, board) if user_id is not None else None,
             }
         )
     return render(
-        request,
-        "leaderboard/leaderboards.html",
-        {"boards": boards, **_board_context(choice)},
+        request, "leaderboard/leaderboards.html", {"boards": tops, **_board_context(choice)}
     )
 
 
@@ -278,8 +271,8 @@ def board(request: HttpRequest, kind: str) -> HttpResponse:
         {
             "kind": board_kind.value,
             "title": BOARD_TITLES[board_kind],
-            "page": selectors.board_page(chosen, page_number(request.GET.get("page"))),
-            "rank": selectors.rank_of(user_id, chosen) if user_id is not None else None,
+            "page": boards.board_page(chosen, page_number(request.GET.get("page"))),
+            "rank": boards.rank_of(user_id, chosen) if user_id is not None else None,
             "query": f"{choice.query}&",
             **_board_context(choice),
         },
@@ -297,7 +290,7 @@ def row_games(request: HttpRequest, username: str) -> HttpResponse:
     """
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     choice = BoardChoice.of(request)
-    games = selectors.row_games(player.pk, choice.board(BoardKind.WINS)).select_related("owner")
+    games = boards.row_games(player.pk, choice.board(BoardKind.WINS)).select_related("owner")
     lines = "".join(
         json.dumps(game_document(game)) + "\n"
         for game in games.iterator(chunk_size=200)

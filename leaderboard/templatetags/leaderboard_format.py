@@ -2,7 +2,7 @@
 
 from django import template
 
-from leaderboard.selectors import BOARD_DEPTH
+from leaderboard.boards import BOARD_DEPTH
 
 register = template.Library()
 

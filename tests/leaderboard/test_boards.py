@@ -11,16 +11,10 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from game.models import DealSource, Mode, Status
-from leaderboard import challenge, selectors
+from leaderboard import boards, challenge
+from leaderboard.boards import Board, BoardKind, DailyBoard, board_page, rank_of
 from leaderboard.models import Daily, PlayerBest, PlayerTally
-from leaderboard.selectors import (
-    PAGE_SIZE,
-    Board,
-    BoardKind,
-    DailyBoard,
-    board_page,
-    rank_of,
-)
+from leaderboard.selectors import PAGE_SIZE
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, finished_game, ranked_result
 
@@ -350,7 +344,7 @@ def test_a_board_is_listed_and_ranked_exactly_down_to_its_depth(
 ) -> None:
     """Past BOARD_DEPTH rows a board has no pages, and a player there is only "further down";
     banned players ahead do not count towards the depth."""
-    monkeypatch.setattr(selectors, "BOARD_DEPTH", 5)
+    monkeypatch.setattr(boards, "BOARD_DEPTH", 5)
     users = players(8)
     for i, user in enumerate(users):
         finished_game(user, score=1000 - i, finished_at=at(DAY, 9))

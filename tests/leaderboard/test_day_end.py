@@ -13,9 +13,9 @@ from django.test import Client
 
 from game.models import Game, Status
 from leaderboard import challenge
+from leaderboard.boards import DailyBoard, board_page
 from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import Daily, DailyAttempt
-from leaderboard.selectors import DailyBoard, board_page
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, play_out
 

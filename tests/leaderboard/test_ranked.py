@@ -17,8 +17,8 @@ from game.models import DealSource, Game, Mode
 from game.players import Player
 from game.services import game_start
 from leaderboard import challenge
+from leaderboard.boards import Board, BoardKind, DailyBoard, board_page
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
-from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page
 from tests.accounts.helpers import signed_in
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, play_out, ranked_result

@@ -19,7 +19,7 @@ from game.models import DealSource, Game, Status
 from game.players import Player
 from game.services import game_start
 from leaderboard import challenge
-from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page, row_games
+from leaderboard.boards import Board, BoardKind, DailyBoard, board_page, row_games
 from tests.accounts.helpers import signed_in
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, finished_game, play_out, ranked_result

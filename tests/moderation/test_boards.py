@@ -14,8 +14,9 @@ from django.urls import reverse
 
 from game.models import Game, Status
 from leaderboard import challenge
+from leaderboard.boards import Board, BoardKind, DailyBoard, board_page, rank_of
 from leaderboard.models import Daily, PlayerBest, PlayerTally
-from leaderboard.selectors import Board, BoardKind, DailyBoard, board_page, rank_of, week_period
+from leaderboard.selectors import week_period
 from moderation import services
 from tests.accounts.helpers import make_player
 from tests.leaderboard.conftest import Clock

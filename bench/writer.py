@@ -1,6 +1,6 @@
 """The move writer by itself: how long one batch of moves takes to commit, with no server around it.
 
-Starts ``--games`` guest games, then writes ``--moves`` batches through ``game.live.write_moves``,
+Starts ``--games`` guest games, then writes ``--moves`` batches through ``game.writer.write_moves``,
 each holding the next move (a draw) of every game, and prints the median, mean and worst time per
 batch and per move. On PostgreSQL this is the statement the move path sends per batch, committed.
 
@@ -34,9 +34,9 @@ django.setup()
 from django.utils import timezone  # noqa: E402
 
 from game.engine import Variant  # noqa: E402
-from game.live import MoveWrite, write_moves  # noqa: E402
 from game.players import Player  # noqa: E402
 from game.services import game_start  # noqa: E402
+from game.writer import MoveWrite, write_moves  # noqa: E402
 
 
 def draws(game_ids: list[uuid.UUID], seq: int) -> list[MoveWrite]:

@@ -32,11 +32,12 @@ from game.engine import (
 from game.engine import Variant as EngineVariant
 from game.engine.hint import hint
 from game.engine.solver import solve
-from game.live import GameGone, LiveGame, MoveConflict, MoveWrite, live_games
+from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_schedule
 from game.selectors import game_view
+from game.writer import MoveConflict, MoveWrite
 
 View = dict[str, Any]
 

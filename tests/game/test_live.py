@@ -54,9 +54,9 @@ def test_a_move_the_database_refuses_fails_alone_in_its_batch() -> None:
     from django.db import IntegrityError
 
     from game.engine import Variant
-    from game.live import MoveWrite, write_moves
     from game.players import Player
     from game.services import game_start
+    from game.writer import MoveWrite, write_moves
 
     def a_game(key: str) -> Game:
         return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
@@ -87,9 +87,9 @@ def test_a_move_whose_number_was_taken_fails_alone_in_its_batch(ending: bool) ->
     with MoveConflict and changes nothing; the others are written, whether or not a game of the
     batch ends (the two ways a batch is written on PostgreSQL)."""
     from game.engine import Variant
-    from game.live import MoveConflict, MoveWrite, write_moves
     from game.players import Player
     from game.services import game_start
+    from game.writer import MoveConflict, MoveWrite, write_moves
 
     def a_game(key: str) -> Game:
         return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")

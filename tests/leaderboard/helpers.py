@@ -7,9 +7,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from game.engine import GameState, Move, Variant
-from game.live import MoveWrite, replay_log, write_moves
+from game.live import replay_log
 from game.models import DealSource, Game, Mode, Status, ranks
 from game.services import _store_abandon, duration_ms
+from game.writer import MoveWrite, write_moves
 from leaderboard.models import Daily, DailyAttempt
 from leaderboard.scores import scores_record
 

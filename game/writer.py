@@ -1,0 +1,252 @@
+"""The move writer: group commit of moves from every game, one database thread of its own.
+
+A move is acknowledged only after its transaction has committed. The writer commits the moves of
+every game that arrived while the previous batch was being written in one transaction (on
+PostgreSQL, one statement), so a move is durable without costing a commit of its own. The
+database stays the referee between processes: a move row is unique per (game, seq), and a game row
+is updated only if its stored log is exactly ``seq`` moves long, so a process whose cached state is
+stale cannot write over a move made elsewhere; the move fails with :class:`MoveConflict`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+import psycopg
+from django.db import IntegrityError, connection, models, transaction
+
+from core.database import DatabaseThread
+from core.metrics import WRITER_BATCH_MOVES
+from game import events
+from game.models import Game, Move, Status
+
+MAX_BATCH: Final = 500
+
+
+class MoveConflict(Exception):
+    """The move's sequence number was taken meanwhile, by another process or connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """One move to append to a game's log, with the derived fields it changes."""
+
+    game_id: uuid.UUID
+    seq: int
+    move: str
+    played_at: datetime
+    status: str
+    score: int
+    cards_left: int
+    finished_at: datetime | None
+    duration_ms: int | None
+
+
+def write_moves(batch: list[MoveWrite]) -> list[Exception | None]:
+    """Write a batch: each move whose game is still where the move expects it is committed, the
+    others fail with MoveConflict. Should the database refuse a row (a constraint), the moves are
+    written one by one instead, so that the refused one fails alone.
+
+    A batch holds at most one move per game, since a game's next move waits for the answer to its
+    last (on PostgreSQL a second one would fail as taken)."""
+    try:
+        written = _write_batch(batch)
+    except IntegrityError:
+        return [_write_alone(item) for item in batch]
+    return [_outcome(item, written) for item in batch]
+
+
+def _write_alone(item: MoveWrite) -> Exception | None:
+    try:
+        written = _write_batch([item])
+    except IntegrityError as error:
+        return error
+    return _outcome(item, written)
+
+
+def _outcome(item: MoveWrite, written: set[tuple[uuid.UUID, int]]) -> MoveConflict | None:
+    if (item.game_id, item.seq) in written:
+        return None
+    return MoveConflict(f"move {item.seq} of game {item.game_id} was taken meanwhile")
+
+
+def _write_batch(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """Append the moves whose games' stored logs are exactly ``seq`` moves long and still in
+    play, update those games, and enter the games that have just ended into the score tables, all
+    in one transaction; return the (game, seq) of the moves written.
+
+    On PostgreSQL a batch in which no game ends is a single statement, its own transaction: one
+    round trip to the database, commit included. This thread needs the interpreter's lock after
+    every reply from the database, and while the event loop is busy each wait for it can take a
+    whole switch interval (5 ms), so round trips, not the database's work, set the pace.
+    """
+    postgresql = connection.vendor == "postgresql"
+    ending = [item for item in batch if item.status != Status.IN_PROGRESS]
+    if postgresql and not ending:
+        return _append_postgresql(batch)
+    with transaction.atomic():
+        written = _append_postgresql(batch) if postgresql else _append_portable(batch)
+        finished = [item.game_id for item in ending if (item.game_id, item.seq) in written]
+        if finished:
+            events.games_finished(finished)
+    return written
+
+
+def _append_postgresql(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """The batch as one statement over arrays (``unnest``), whatever its size.
+
+    The arrays go as parameters bound by the server (psycopg's own cursor, on Django's connection
+    and in its transaction, if one is open) rather than spelled out into the SQL text in Python as
+    Django's cursor would.
+    """
+    connection.ensure_connection()
+    # Django's wrapper turns psycopg's errors into Django's (an IntegrityError then sends the batch
+    # to be written move by move) and marks the connection to be checked after any other error.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_APPEND_MOVES_POSTGRESQL, _arrays([_append_row(item) for item in batch]))
+        return {(game_id, seq) for game_id, seq in cursor.fetchall()}
+
+
+def _arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    """Rows turned into one list per column: the arrays that ``unnest`` turns back into rows."""
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+def _append_portable(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
+    """The batch as two statements per move (SQLite, the embedded default)."""
+    written: set[tuple[uuid.UUID, int]] = set()
+    with connection.cursor() as cursor:
+        for item in batch:
+            cursor.execute(_UPDATE_GAME, _update_params(item))
+            if cursor.rowcount == 1:
+                cursor.execute(_INSERT_MOVE, _insert_params(item))
+                written.add((item.game_id, item.seq))
+    return written
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return connection.ops.quote_name(_field(model, name).column)
+
+
+def _prepared(model: type[models.Model], name: str, value: object) -> Any:
+    return _field(model, name).get_db_prep_value(value, connection, prepared=False)
+
+
+_GAME_FIELDS: Final = (
+    "move_count", "status", "score", "cards_left", "last_move_at", "finished_at", "duration_ms",
+)  # fmt: skip
+_UPDATE_GAME: Final = (
+    "UPDATE {table} SET {sets} WHERE {id} = %s AND {count} = %s AND {status} = %s".format(
+        table=connection.ops.quote_name(Game._meta.db_table),
+        sets=", ".join(f"{_column(Game, name)} = %s" for name in _GAME_FIELDS),
+        id=_column(Game, "id"),
+        count=_column(Game, "move_count"),
+        status=_column(Game, "status"),
+    )
+)
+_MOVE_FIELDS: Final = ("game", "seq", "move", "played_at")
+_INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format(
+    table=connection.ops.quote_name(Move._meta.db_table),
+    columns=", ".join(_column(Move, name) for name in _MOVE_FIELDS),
+    values=", ".join(["%s"] * len(_MOVE_FIELDS)),
+)
+
+
+_APPEND_MOVES_POSTGRESQL: Final = f"""
+WITH batch AS (
+    SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::varchar[], %s::integer[],
+                         %s::integer[], %s::timestamptz[], %s::timestamptz[], %s::bigint[])
+    AS batch(id, seq, move, status, score, cards_left, played_at, finished_at, duration_ms)
+), updated AS (
+    UPDATE {Game._meta.db_table} AS game
+    SET move_count = batch.seq + 1, status = batch.status, score = batch.score,
+        cards_left = batch.cards_left, last_move_at = batch.played_at,
+        finished_at = batch.finished_at, duration_ms = batch.duration_ms
+    FROM batch
+    WHERE game.id = batch.id AND game.move_count = batch.seq
+      AND game.status = '{Status.IN_PROGRESS.value}'
+    RETURNING game.id, batch.seq
+)
+INSERT INTO {Move._meta.db_table} (game_id, seq, move, played_at)
+SELECT batch.id, batch.seq, batch.move, batch.played_at FROM batch JOIN updated USING (id, seq)
+RETURNING game_id, seq
+"""
+
+
+def _append_row(item: MoveWrite) -> tuple[Any, ...]:
+    """A move's values in the order of ``_APPEND_MOVES_POSTGRESQL``'s arrays."""
+    return (
+        item.game_id, item.seq, item.move, item.status, item.score, item.cards_left,
+        item.played_at, item.finished_at, item.duration_ms,
+    )  # fmt: skip
+
+
+def _update_params(item: MoveWrite) -> list[Any]:
+    new_values = (
+        item.seq + 1,
+        item.status,
+        item.score,
+        item.cards_left,
+        item.played_at,
+        item.finished_at,
+        item.duration_ms,
+    )
+    return [
+        *(
+            _prepared(Game, name, value)
+            for name, value in zip(_GAME_FIELDS, new_values, strict=True)
+        ),
+        _prepared(Game, "id", item.game_id),
+        item.seq,
+        Status.IN_PROGRESS.value,
+    ]
+
+
+def _insert_params(item: MoveWrite) -> list[Any]:
+    values = (item.game_id, item.seq, item.move, item.played_at)
+    return [_prepared(Move, name, value) for name, value in zip(_MOVE_FIELDS, values, strict=True)]
+
+
+class MoveWriter:
+    """Group commit: moves queued from any game are written together, then each is answered."""
+
+    def __init__(self, database: DatabaseThread) -> None:
+        self._database = database
+        self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def write(self, item: MoveWrite) -> None:
+        """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="move-writer")
+        await future
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+            WRITER_BATCH_MOVES.observe(len(batch))
+            try:
+                results = await self._database.run(write_moves, [item for item, _ in batch])
+            except Exception as error:  # the database is down: every move waiting fails
+                results = [error] * len(batch)
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if result is None:
+                    future.set_result(None)
+                elif isinstance(result, IntegrityError | MoveConflict):
+                    future.set_exception(MoveConflict(str(result)))
+                else:
+                    future.set_exception(result)

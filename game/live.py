@@ -24,7 +24,6 @@ from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
 from game.writer import MoveWriter
 
-
 MAX_CACHED_GAMES: Final = 5000
 
 

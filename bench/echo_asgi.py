@@ -29,7 +29,7 @@ from django.urls import path  # noqa: E402
 from core.sockets import JsonSocket, websocket_stack  # noqa: E402
 from game.engine import Deal, GameState, Variant  # noqa: E402
 from game.live import LiveGame  # noqa: E402
-from game.protocol import parse_client_message  # noqa: E402
+from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS, client_message  # noqa: E402
 from game.selectors import game_view  # noqa: E402
 from tripeaks_site.asgi import application as site  # noqa: E402
 
@@ -71,9 +71,11 @@ class FloorConsumer(JsonSocket):
         await self.accept()
         await self.send_json({"type": "state", "game": FLOOR_VIEW})
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        message = parse_client_message(text_data)
-        seq = getattr(message, "seq", 0) + 1
+    messages = GAME_MESSAGES
+    max_message_chars = MAX_MESSAGE_CHARS
+
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        seq = getattr(client_message(kind, fields), "seq", 0) + 1
         await self.send_json({"type": "state", "game": {**FLOOR_VIEW, "seq": seq}})
 
 

@@ -13,36 +13,39 @@ then reaches every such socket of that player, on every process, so that a ban c
 """
 
 import json
-from typing import Any, Final
+from typing import Any, ClassVar
 
 from channels.auth import AuthMiddleware
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
+from django.conf import settings
 
 from core.broadcast import group_send
+from core.errors import Banned, ClientError, RateLimited, Unavailable
+from core.groups import player_group
+from core.messages import Fields, TokenBucket, typed_message
 from core.metrics import OPEN_SOCKETS
 from core.outages import DATABASE, database_unavailable
-
-CLOSE_BANNED: Final = 4401
-"""The player was suspended by a moderator (the protocol's "unauthorised"): do not come back."""
-CLOSE_FORBIDDEN: Final = 4403
-"""Not this visitor's to open (someone else's game, a board not yet watchable)."""
-CLOSE_NOT_FOUND: Final = 4404
-"""Nothing is there (no such game, room or day)."""
-CLOSE_TRY_AGAIN_LATER: Final = 4503
-"""Try again later (as HTTP 503): a part the site needs is down; the page reconnects by itself.
-(RFC 6455 has 1013 for this, but Daphne lets an application close only with 1000 or 3000-4999.)"""
 
 
 class JsonSocket(AsyncWebsocketConsumer):
     """A websocket that speaks JSON text frames and dispatches without a thread hop.
 
+    What every socket of the site does the same way is here: a client's message is rate-limited
+    (:meth:`rate_limit`), read strictly against :attr:`messages` and handed to :meth:`handle`; a
+    :class:`~core.errors.ClientError` raised on the way is sent as an error frame; a socket refused
+    on connect says why and closes with the error's close code (:meth:`refuse`).
+
     When it ends, it tells the channel layer that its channel is gone (``channel_discard``, on the
     site's layers), which Channels itself never does: else its subscriptions and group memberships
     would outlive it.
     """
+
+    messages: ClassVar[Fields] = {}
+    """The client messages this socket takes (none: it ignores whatever it is sent)."""
+    max_message_chars: ClassVar[int] = 256
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         open_sockets = OPEN_SOCKETS.labels(type(self).__name__)
@@ -62,8 +65,40 @@ class JsonSocket(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def rate_limit(self) -> tuple[float, int]:
+        """Messages a client may send per second on average, and in a burst."""
+        return settings.GAME_SOCKET_RATE, settings.GAME_SOCKET_BURST
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.bucket = TokenBucket(*self.rate_limit())
+        await super().websocket_connect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.messages:
+            return
+        try:
+            if not self.bucket.take():
+                raise RateLimited("Too many messages: slow down")
+            kind, fields = typed_message(text_data, self.messages, max_chars=self.max_message_chars)
+            await self.handle(kind, fields)
+        except ClientError as error:
+            await self.send_error(error)
+
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        """Act on one client message of ``kind`` (a key of :attr:`messages`), or raise a
+        :class:`~core.errors.ClientError`."""
+        raise NotImplementedError(f"{type(self).__name__} takes messages but handles none")
+
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))
+
+    async def send_error(self, error: ClientError) -> None:
+        await self.send_json(error.frame())
+
+    async def refuse(self, error: ClientError) -> None:
+        """Say why this socket cannot go on, and close it with the error's close code."""
+        await self.send_error(error)
+        await self.close(code=error.close_code)
 
 
 class SocketSessionMiddleware(SessionMiddleware):
@@ -83,11 +118,6 @@ class SocketSessionMiddleware(SessionMiddleware):
         return await self.inner(wrapper.scope, receive, send)
 
 
-def player_group_name(user_id: int) -> str:
-    """The channel-layer group of every socket a signed-in player has open."""
-    return f"player-{user_id}"
-
-
 class PlayerSocket(JsonSocket):
     """A websocket that belongs to the player who opened it."""
 
@@ -97,7 +127,7 @@ class PlayerSocket(JsonSocket):
         """Join the player's group (guests have none: they cannot be banned)."""
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
-            self.player_group = player_group_name(user.pk)
+            self.player_group = player_group(user.pk)
             await self.channel_layer.group_add(self.player_group, self.channel_name)
 
     async def player_leave(self) -> None:
@@ -108,15 +138,12 @@ class PlayerSocket(JsonSocket):
 
     async def player_banned(self, event: dict[str, Any]) -> None:
         """The player was banned: say so and hang up."""
-        await self.send_json(
-            {"type": "error", "code": "banned", "message": "This account is suspended"}
-        )
-        await self.close(code=CLOSE_BANNED)
+        await self.refuse(Banned("This account is suspended"))
 
 
 async def player_sockets_close(user_id: int) -> None:
     """Close every websocket ``user_id`` has open, on every process."""
-    await group_send(player_group_name(user_id), {"type": "player.banned"})
+    await group_send(player_group(user_id), {"type": "player.banned"})
 
 
 class OutageGuard:
@@ -147,18 +174,10 @@ class OutageGuard:
                 return None
             if not accepted:  # a refused handshake would be a bare 403: say why, then close
                 await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": json.dumps(UNAVAILABLE_FRAME)})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            refusal = Unavailable("The site cannot reach its records right now: reconnecting")
+            await send({"type": "websocket.send", "text": json.dumps(refusal.frame())})
+            await send({"type": "websocket.close", "code": refusal.close_code})
             return None
-
-
-UNAVAILABLE_FRAME: Final = {
-    "type": "error",
-    "code": "unavailable",
-    "message": "The site cannot reach its records right now: reconnecting shortly",
-    "retryable": True,
-    "retry_after_ms": 1000,
-}
 
 
 def websocket_stack(inner: Any) -> Any:

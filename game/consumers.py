@@ -2,24 +2,25 @@
 
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
-
+from core.errors import ClientError, Unavailable
+from core.groups import game_group
 from core.layers import SKIP_CHANNEL
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, MOVES_RETRYABLE
-from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN_LATER, PlayerSocket
+from core.sockets import PlayerSocket
 from game import services
 from game.players import Player, player_for_scope
 from game.protocol import (
+    GAME_MESSAGES,
+    MAX_MESSAGE_CHARS,
     AbandonMessage,
     ClientMessage,
     HintMessage,
     MoveMessage,
-    ProtocolError,
     SyncMessage,
-    TokenBucket,
-    parse_client_message,
+    client_message,
 )
 
 
@@ -33,18 +34,19 @@ class GameConsumer(PlayerSocket):
     # already answered) is not sent a second time.
     last_sent: tuple[int, bool, bool] | None = None
 
+    messages = GAME_MESSAGES
+    max_message_chars = MAX_MESSAGE_CHARS
+
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = player_for_scope(self.scope)
-        self.bucket = TokenBucket(settings.GAME_SOCKET_RATE, settings.GAME_SOCKET_BURST)
         await self.accept()
         try:
             view = await services.game_state(game_id=self.game_id, player=self.player)
-        except services.GameError as error:
-            await self.send_error(error)
-            await self.close(code=refusal_close_code(error))
+        except ClientError as error:
+            await self.refuse(error)
             return
-        self.group = f"game-{self.game_id.hex}"
+        self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.player_join()
         await self.send_state(view)
@@ -54,19 +56,8 @@ class GameConsumer(PlayerSocket):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            await self.send_error(services.RateLimited("Too many messages: slow down"))
-            return
-        try:
-            message = parse_client_message(text_data)
-        except ProtocolError as error:
-            await self.send_error(services.BadMove(str(error)))
-            return
-        try:
-            await self.dispatch_message(message)
-        except services.GameError as error:
-            await self.send_error(error)
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        await self.dispatch_message(client_message(kind, fields))
 
     async def dispatch_message(self, message: ClientMessage) -> None:
         if isinstance(message, HintMessage):
@@ -107,7 +98,7 @@ class GameConsumer(PlayerSocket):
                 move=message.move,
                 answered=self.channel_name,
             )
-        except services.Unavailable:
+        except Unavailable:
             MOVES_RETRYABLE.inc()
             raise
         await self.send_state(outcome.view)
@@ -132,30 +123,12 @@ class GameConsumer(PlayerSocket):
         """The post-game analysis, once the worker has finished it."""
         await self.send_json({"type": "analysis", "analysis": event["analysis"]})
 
-    async def send_state(self, view: dict[str, Any]) -> None:
+    async def send_state(self, view: Mapping[str, Any]) -> None:
         await self.send_json({"type": "state", "game": view})
         self.last_sent = state_key(view)
 
-    async def send_error(self, error: services.GameError) -> None:
-        frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
-        if error.retryable:
-            frame.update(retryable=True, retry_after_ms=error.retry_after_ms)
-        if error.view is not None:
-            frame["game"] = error.view
-        await self.send_json(frame)
 
-
-def refusal_close_code(error: services.GameError) -> int:
-    """How a socket refused on connect is closed: for good (no such game, not yours), or with
-    "try again later" when the database did not answer (the page reconnects by itself)."""
-    if isinstance(error, services.GameNotFound):
-        return CLOSE_NOT_FOUND
-    if isinstance(error, services.Unavailable):
-        return CLOSE_TRY_AGAIN_LATER
-    return CLOSE_FORBIDDEN
-
-
-def state_key(view: dict[str, Any]) -> tuple[int, bool, bool]:
+def state_key(view: Mapping[str, Any]) -> tuple[int, bool, bool]:
     """A state's place in its game's history, as a key that only grows: moves made, then whether
     the game is over (giving up ends it without a move), then the assisted mark (a hint sets it
     without a move). None of these is ever taken back."""

@@ -11,16 +11,16 @@ the fact; a listener's failure is logged and never reaches the player whose move
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from game.live import LiveGame
+    from game.selectors import View
 
 logger = logging.getLogger(__name__)
 
-View = dict[str, Any]
 FinishedListener = Callable[[list[uuid.UUID]], None]
-ChangeListener = Callable[["LiveGame", View], Awaitable[None]]
+ChangeListener = Callable[["LiveGame", "View"], Awaitable[None]]
 AnalysedListener = Callable[[uuid.UUID], None]
 
 _finished_listeners: list[FinishedListener] = []
@@ -59,7 +59,7 @@ def on_game_analysed(listener: AnalysedListener) -> AnalysedListener:
     return listener
 
 
-async def game_changed(live: "LiveGame", view: View) -> None:
+async def game_changed(live: "LiveGame", view: "View") -> None:
     """Tell every listener that ``live`` now shows ``view`` (already committed and broadcast)."""
     for listener in _change_listeners:
         try:

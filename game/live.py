@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Final
 
 from core.database import DatabaseThread
+from core.groups import game_group
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
 from game.writer import MoveWriter
@@ -53,7 +54,7 @@ class LiveGame:
 
     @property
     def group_name(self) -> str:
-        return f"game-{self.game_id.hex}"
+        return game_group(self.game_id)
 
 
 def replay_log(game: Game) -> GameState:

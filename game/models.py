@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
+from core.groups import game_group
 from game.engine import Status as EngineStatus
 from game.engine import Variant as EngineVariant
 from game.engine.deal import SEED_MAX_LENGTH
@@ -173,7 +174,7 @@ class Game(models.Model):
     @property
     def group_name(self) -> str:
         """The channel-layer group of everyone watching this game."""
-        return f"game-{self.id.hex}"
+        return game_group(self.id)
 
     @property
     def is_over(self) -> bool:

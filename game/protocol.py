@@ -1,24 +1,18 @@
-"""The websocket protocol's client messages: strict parsing, and a per-connection rate limit.
+"""The game socket's client messages (``docs/protocol.md``), as typed values.
 
-See ``docs/protocol.md``. Anything that is not exactly one of these messages is refused with
-``bad_message`` before it reaches a service.
+The socket reads each message's type and fields strictly (:mod:`core.messages`, against
+:data:`GAME_MESSAGES`); :func:`client_message` checks the values and makes the typed message.
 """
 
-import json
-import time
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Final
+
+from core.errors import BadMessage
 
 MAX_MESSAGE_CHARS: Final = 256
 """Far above the largest real message (a move is about 40 characters)."""
 MAX_SEQ: Final = 10_000
 """No game has this many moves: 23 draws and 28 plays at most."""
-
-
-class ProtocolError(Exception):
-    """A message that is not one the protocol defines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +40,7 @@ class HintMessage:
 
 ClientMessage = SyncMessage | MoveMessage | AbandonMessage | HintMessage
 
-_FIELDS: Final = {
+GAME_MESSAGES: Final = {
     "sync": {"type"},
     "abandon": {"type"},
     "hint": {"type"},
@@ -54,36 +48,9 @@ _FIELDS: Final = {
 }
 
 
-def typed_message(
-    text: str | None, fields: Mapping[str, AbstractSet[str]], *, max_chars: int
-) -> tuple[str, dict[str, Any]]:
-    """The type and fields of one client message: a JSON object of at most ``max_chars``
-    characters whose ``type`` is a key of ``fields`` and whose fields are exactly those listed
-    for it; else ProtocolError saying what is wrong. Every websocket of the site reads its
-    clients' messages with this."""
-    if text is None:
-        raise ProtocolError("Messages are JSON text, not binary")
-    if len(text) > max_chars:
-        raise ProtocolError(f"Messages are at most {max_chars} characters")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("The message is not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("A message is a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in fields:
-        raise ProtocolError(f"type must be one of {', '.join(sorted(fields))}")
-    if set(data) != fields[kind]:
-        raise ProtocolError(
-            f"A {kind} message has exactly the fields {', '.join(sorted(fields[kind]))}"
-        )
-    return kind, data
-
-
-def parse_client_message(text: str | None) -> ClientMessage:
-    """Read one client message, or raise ProtocolError saying what is wrong with it."""
-    kind, data = typed_message(text, _FIELDS, max_chars=MAX_MESSAGE_CHARS)
+def client_message(kind: str, data: dict[str, Any]) -> ClientMessage:
+    """The game message of a type and fields :func:`core.messages.typed_message` read (against
+    :data:`GAME_MESSAGES`), or :class:`BadMessage` saying what is wrong with its values."""
     if kind == "sync":
         return SyncMessage()
     if kind == "abandon":
@@ -92,27 +59,7 @@ def parse_client_message(text: str | None) -> ClientMessage:
         return HintMessage()
     seq, move = data["seq"], data["move"]
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
-        raise ProtocolError("seq must be a whole number, the count of moves made so far")
+        raise BadMessage("seq must be a whole number, the count of moves made so far")
     if not isinstance(move, str):
-        raise ProtocolError("move must be a string: draw, or a card code such as 7h")
+        raise BadMessage("move must be a string: draw, or a card code such as 7h")
     return MoveMessage(seq=seq, move=move)
-
-
-class TokenBucket:
-    """Allow ``rate`` messages a second on average, and bursts of up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = float(burst)
-        self._last = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True

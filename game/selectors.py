@@ -8,12 +8,24 @@ from django.utils import timezone
 from core.formats import iso
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
+from game.engine.view import PublicView
 from game.live import LiveGame, replay_log
 from game.models import Game, GameAnalysis
 
 
-def game_view(live: LiveGame) -> dict[str, Any]:
-    """The protocol's VIEW: the engine's public view and the server's own fields."""
+class View(PublicView):
+    """The protocol's VIEW (``docs/protocol.md``): the engine's public view and the server's own
+    fields. All a player, or a spectator, ever sees of a game in play."""
+
+    id: str
+    mode: str
+    assisted: bool
+    started_at: str | None
+    finished_at: str | None
+
+
+def game_view(live: LiveGame) -> View:
+    """The protocol's VIEW of a live game."""
     return {
         "id": str(live.game_id),
         "mode": live.mode,

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.broadcast import group_send, in_background
+from core.errors import BadMessage, Forbidden, GameOver, NotFound, Unavailable
 from core.layers import SKIP_CHANNEL
 from core.outages import DatabaseUnavailable
 from game import events
@@ -32,74 +33,13 @@ from game.engine import (
 from game.engine import Variant as EngineVariant
 from game.engine.hint import hint
 from game.engine.solver import solve
+from game.errors import IllegalMove, NotStarted, OutOfSync
 from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_schedule
-from game.selectors import game_view
+from game.selectors import View, game_view
 from game.writer import MoveConflict, MoveWrite
-
-View = dict[str, Any]
-
-
-class GameError(Exception):
-    """A request about a game that is refused; ``code`` is the protocol's error code.
-
-    ``retryable`` errors refused nothing: the same message, sent again a little later (after
-    ``retry_after_ms``), may well succeed.
-    """
-
-    code = "error"
-    retryable = False
-    retry_after_ms = 0
-
-    def __init__(self, message: str, view: View | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.view = view
-
-
-class GameNotFound(GameError):
-    code = "not_found"
-
-
-class Forbidden(GameError):
-    code = "forbidden"
-
-
-class BadMove(GameError):
-    code = "bad_message"
-
-
-class IllegalMove(GameError):
-    code = "illegal_move"
-
-
-class OutOfSync(GameError):
-    code = "out_of_sync"
-
-
-class GameOver(GameError):
-    code = "game_over"
-
-
-class RateLimited(GameError):
-    code = "rate_limited"
-
-
-class NotStarted(GameError):
-    code = "not_started"
-
-
-class Unavailable(GameError):
-    """The database did not answer: nothing was stored, and the client should send it again."""
-
-    code = "unavailable"
-    retryable = True
-    retry_after_ms = 1000
-
-    def __init__(self) -> None:
-        super().__init__("The game could not be saved just now: trying again")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +158,7 @@ async def move_apply(
     try:
         parsed = Move.parse(move)
     except MalformedError as error:
-        raise BadMove(str(error)) from None
+        raise BadMessage(str(error)) from None
     async with _playing(game_id, player) as live:
         if live.started_at > timezone.now():  # a race's games are dealt before its countdown ends
             raise NotStarted("The game has not started yet", game_view(live))
@@ -364,9 +304,9 @@ async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame
             finally:
                 live.just_loaded = False
     except GameGone:
-        raise GameNotFound("There is no such game") from None
+        raise NotFound("There is no such game") from None
     except DatabaseUnavailable:
-        raise Unavailable() from None
+        raise Unavailable("The game could not be saved just now: trying again") from None
 
 
 async def _commit(live: LiveGame, after: GameState) -> None:

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import ClientError, NotFound, SignInRequired
 from game.analysis_worker import deal_verdict
 from game.ending import games_abandon
 from game.engine import Deal
@@ -32,24 +33,20 @@ DAILY_SEED_TRIES: Final = 100
 """Seeds to try for a winnable deal; about nine deals in ten are, so this never runs out."""
 
 
-class DailyError(Exception):
-    """A daily challenge request that is refused; the message says why, for the player."""
-
-
-class DailyClosed(DailyError):
+class DailyClosed(ClientError):
     """Ranked attempts are for today's challenge only."""
 
+    code = "daily_closed"
 
-class DailyNotYet(DailyError):
+
+class DailyNotYet(NotFound):
     """A day that has not begun."""
 
 
-class SignInRequired(DailyError):
-    """Today's deal is for signed-in players: a guest could scout it before a ranked attempt."""
-
-
-class AttemptFirst(DailyError):
+class AttemptFirst(ClientError):
     """Today's deal may be replayed only once the player's ranked attempt is over."""
+
+    code = "attempt_first"
 
 
 class NoWinnableDailyDeal(Exception):
@@ -137,6 +134,7 @@ def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = N
         raise DailyNotYet("This day's challenge has not begun.")
     if daily.date == today:
         if player.user_id is None:
+            # Today's deal is for signed-in players: a guest could scout it before an attempt.
             raise SignInRequired("Sign in to play today's challenge.")
         attempt = daily_attempt_of(daily, player.user_id)
         if attempt is None or not attempt.game.is_over:

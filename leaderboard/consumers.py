@@ -10,9 +10,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from core.sockets import CLOSE_NOT_FOUND, JsonSocket
+from core.errors import NotFound
+from core.groups import daily_group
+from core.sockets import JsonSocket
 from leaderboard.boards import daily_board_snapshot
-from leaderboard.models import Daily, daily_group_name
+from leaderboard.models import Daily
 
 
 def _snapshot(day: date) -> dict[str, Any] | None:
@@ -29,21 +31,17 @@ class DailyBoardConsumer(JsonSocket):
         day: date = self.scope["url_route"]["kwargs"]["day"]
         await self.accept()
         # Join first, then read: a result committed in between is in the snapshot or pushed after.
-        self.group = daily_group_name(day.isoformat())
+        self.group = daily_group(day.isoformat())
         await self.channel_layer.group_add(self.group, self.channel_name)
         snapshot = await database_sync_to_async(_snapshot)(day)
         if snapshot is None:
-            await self.send_json({"type": "error", "code": "not_found", "message": "No such day"})
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(NotFound("No such day"))
             return
         await self.send_json(snapshot)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Clients have nothing to say here; whatever they send is ignored."""
 
     async def board_update(self, event: dict[str, Any]) -> None:
         """A new first page, sent by :func:`leaderboard.scores.daily_board_announce`."""

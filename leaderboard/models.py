@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from core.groups import daily_group
 from game.engine.deal import SEED_MAX_LENGTH
 from game.models import DealSource, Game, Variant
 
@@ -37,11 +38,6 @@ class Deals(models.TextChoices):
 def day_end(day: date) -> datetime:
     """Midnight UTC after ``day``: when its challenge ends and its seed is published."""
     return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
-
-
-def daily_group_name(day: str) -> str:
-    """The channel-layer group of everyone watching a day's board (``day`` in ISO format)."""
-    return f"daily-{day}"
 
 
 class Daily(models.Model):
@@ -70,7 +66,7 @@ class Daily(models.Model):
 
     @property
     def group_name(self) -> str:
-        return daily_group_name(self.date.isoformat())
+        return daily_group(self.date.isoformat())
 
     @property
     def ends_at(self) -> datetime:

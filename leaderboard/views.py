@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import ClientError
 from core.formats import page_number
 from game.models import Variant
 from game.players import player_for_request
@@ -132,8 +133,8 @@ def daily_play(request: HttpRequest, day: date) -> HttpResponse:
     player = player_for_request(request, create_guest_key=True)
     try:
         game = challenge.daily_replay_start(player=player, daily=daily, now=now)
-    except challenge.DailyError as error:
-        messages.error(request, str(error))
+    except ClientError as error:
+        messages.error(request, error.message)
         return _see_other(reverse("leaderboard:daily"))
     return _see_other(game.get_absolute_url())
 

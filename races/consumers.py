@@ -13,11 +13,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 
-from core.sockets import CLOSE_NOT_FOUND, PlayerSocket
-from game.protocol import ProtocolError, TokenBucket
+from core.errors import SignInRequired
+from core.groups import room_group
+from core.sockets import PlayerSocket
 from races import live, selectors, services
-from races.models import room_group_name
-from races.protocol import SOCKET_BURST, SOCKET_RATE, Command, parse_room_message
+from races.protocol import MAX_MESSAGE_CHARS, ROOM_MESSAGES, SOCKET_BURST, SOCKET_RATE, Command
 
 DEADLINE_JITTER_S = 0.5
 """Sockets of one room wake at a deadline within this spread, so that not all check at once."""
@@ -32,18 +32,22 @@ class RoomConsumer(PlayerSocket):
     counted = False  # this socket counts in its racer's presence
     timer: asyncio.Task[None] | None = None
 
+    messages = ROOM_MESSAGES
+    max_message_chars = MAX_MESSAGE_CHARS
+
+    def rate_limit(self) -> tuple[float, int]:
+        return SOCKET_RATE, SOCKET_BURST
+
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
-        self.bucket = TokenBucket(SOCKET_RATE, SOCKET_BURST)
         await self.accept()
         if await database_sync_to_async(selectors.room_for_code)(self.code) is None:
-            await self.send_error(services.RoomNotFound("There is no such room"))
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(services.RoomNotFound("There is no such room"))
             return
         # Join first, then read: a change committed in between is in the snapshot or pushed after.
-        self.group = room_group_name(self.code)
+        self.group = room_group(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.player_join()
         await self.count_presence()
@@ -63,21 +67,8 @@ class RoomConsumer(PlayerSocket):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            await self.send_json(
-                {"type": "error", "code": "rate_limited", "message": "Too many messages: slow down"}
-            )
-            return
-        try:
-            command = parse_room_message(text_data)
-        except ProtocolError as error:
-            await self.send_json({"type": "error", "code": "bad_message", "message": str(error)})
-            return
-        try:
-            await self.dispatch_command(command)
-        except services.RaceError as error:
-            await self.send_error(error)
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        await self.dispatch_command(Command(kind))
 
     async def dispatch_command(self, command: Command) -> None:
         if command == Command.SYNC:
@@ -85,7 +76,7 @@ class RoomConsumer(PlayerSocket):
             await self.send_snapshot()
             return
         if self.user is None:
-            raise services.SignInRequired("Sign in to race")
+            raise SignInRequired("Sign in to race")
         if command == Command.JOIN:
             await database_sync_to_async(services.room_join)(code=self.code, user=self.user)
             await self.count_presence()
@@ -136,6 +127,3 @@ class RoomConsumer(PlayerSocket):
         await asyncio.sleep(max(0.0, deadline - time.time()) + random.random() * DEADLINE_JITTER_S)
         self.timer = None  # awake: the snapshot the check pushes must not cancel the check
         await live.race_check(self.code)
-
-    async def send_error(self, error: services.RaceError) -> None:
-        await self.send_json({"type": "error", "code": error.code, "message": error.message})

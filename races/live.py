@@ -16,13 +16,13 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from core.broadcast import group_send
+from core.groups import room_group
 from game import events
 from game.live import LiveGame, live_games
 from game.models import Mode
 from game.postgame import analysis_schedule
-from game.selectors import game_view
+from game.selectors import View, game_view
 from races import selectors, services
-from races.models import room_group_name
 from races.selectors import RaceGame, RacerStatus
 
 logger = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
     return found if isinstance(found, RaceGame) else None
 
 
-async def race_game_changed(live: LiveGame, view: dict[str, Any]) -> None:
+async def race_game_changed(live: LiveGame, view: View) -> None:
     """Tell the game's room how its racer stands now; check whether the round is over."""
     if live.mode != Mode.RACE:
         return
@@ -62,7 +62,7 @@ async def race_game_changed(live: LiveGame, view: dict[str, Any]) -> None:
         "player": race.player,
         **selectors.progress_of_view(view, status=status),
     }
-    await group_send(room_group_name(race.code), {"type": "race.progress", "progress": progress})
+    await group_send(room_group(race.code), {"type": "race.progress", "progress": progress})
     if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
         check_soon(race.code)
 

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from core.groups import room_group
 from game.engine.deal import SEED_MAX_LENGTH
 from game.models import Game, Variant
 from races.rating import BASE_RATING, MAX_DEVIATION
@@ -73,11 +74,7 @@ class Room(models.Model):
     @property
     def group_name(self) -> str:
         """The channel-layer group of every socket on the room's page."""
-        return room_group_name(self.code)
-
-
-def room_group_name(code: str) -> str:
-    return f"race-{code}"
+        return room_group(self.code)
 
 
 class Racer(models.Model):

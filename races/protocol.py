@@ -1,13 +1,12 @@
-"""The room websocket's client messages: strict parsing, as for the game's (game/protocol.py).
+"""The room websocket's client messages (docs/races.md).
 
 Each message is a JSON object with exactly one field, ``type``: ``sync``, ``join``, ``leave``,
-``start`` or ``rematch`` (docs/races.md). Anything else is refused with ``bad_message``.
+``start`` or ``rematch``. The socket reads them strictly (:mod:`core.messages`); anything else is
+refused with ``bad_message``.
 """
 
 from enum import StrEnum
 from typing import Final
-
-from game.protocol import typed_message
 
 MAX_MESSAGE_CHARS: Final = 64
 """Far above the largest real message (``{"type": "rematch"}`` is 19 characters)."""
@@ -26,10 +25,4 @@ class Command(StrEnum):
     REMATCH = "rematch"  # start the next round, once one is over
 
 
-_FIELDS: Final = {command.value: frozenset({"type"}) for command in Command}
-
-
-def parse_room_message(text: str | None) -> Command:
-    """Read one client message, or raise ProtocolError saying what is wrong with it."""
-    kind, _ = typed_message(text, _FIELDS, max_chars=MAX_MESSAGE_CHARS)
-    return Command(kind)
+ROOM_MESSAGES: Final = {command.value: frozenset({"type"}) for command in Command}

@@ -7,6 +7,7 @@ figures only (cards left, score, streak, peaks cleared, moves, status, time).
 
 import uuid
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -99,7 +100,7 @@ def _progress(entry: Entry, state: GameState, now: datetime) -> Progress:
     }
 
 
-def progress_of_view(view: dict[str, Any], *, status: str) -> Progress:
+def progress_of_view(view: Mapping[str, Any], *, status: str) -> Progress:
     """The progress figures of a racer from their game's VIEW (never a card of it)."""
     finished_ms = None
     if view["finished_at"] is not None and view["started_at"] is not None:

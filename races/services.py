@@ -23,6 +23,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.broadcast import group_send_soon
+from core.errors import ClientError, NotFound
+from core.groups import room_group
 from game.ending import games_abandon
 from game.engine import Variant as EngineVariant
 from game.models import Game, Mode, Status
@@ -37,7 +39,6 @@ from races.models import (
     Room,
     RoomState,
     Round,
-    room_group_name,
 )
 from races.rating import Rating, rate_race
 from races.selectors import room_for_code, room_snapshot
@@ -47,37 +48,23 @@ HIDDEN_UNTIL_THE_END: Final = datetime(9000, 1, 1, tzinfo=UTC)
 MAX_TIME_LIMIT_S: Final = 60 * 60
 
 
-class RaceError(Exception):
-    """A request about a room that is refused; ``code`` is the protocol's error code."""
-
-    code = "error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+class RoomNotFound(NotFound):
+    """No room has this code."""
 
 
-class RoomNotFound(RaceError):
-    code = "not_found"
-
-
-class SignInRequired(RaceError):
-    code = "sign_in_required"
-
-
-class RoomFull(RaceError):
+class RoomFull(ClientError):
     code = "room_full"
 
 
-class RaceStarted(RaceError):
+class RaceStarted(ClientError):
     code = "race_started"
 
 
-class NotHost(RaceError):
+class NotHost(ClientError):
     code = "not_host"
 
 
-class NotARacer(RaceError):
+class NotARacer(ClientError):
     code = "not_a_racer"
 
 
@@ -352,4 +339,4 @@ def room_announce(code: str) -> None:
         "games": {str(user_id): game for user_id, game in snapshot.games.items()},
         "deadline": snapshot.deadline,
     }
-    group_send_soon(room_group_name(code), event)
+    group_send_soon(room_group(code), event)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.selectors import board_preferences
+from core.errors import ClientError
 from core.formats import page_number
 from game.engine import Variant
 from races import selectors, services
@@ -104,7 +105,7 @@ def _command(
         return redirect_to_login(found.get_absolute_url())
     try:
         action(found.code, user)
-    except services.RaceError as error:
+    except ClientError as error:
         messages.error(request, error.message)
     return _see_other(found.get_absolute_url())
 

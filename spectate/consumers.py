@@ -14,12 +14,12 @@ import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 
-from core.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, PlayerSocket
-from game.models import Game
-from game.protocol import ProtocolError, SyncMessage, TokenBucket, parse_client_message
-from spectate.selectors import WatchRefused, game_watchable, watch_state
+from core.errors import ClientError, Forbidden
+from core.groups import game_group
+from core.sockets import PlayerSocket
+from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS
+from spectate.selectors import game_watchable, watch_state
 
 
 class WatchConsumer(PlayerSocket):
@@ -28,17 +28,19 @@ class WatchConsumer(PlayerSocket):
     game_id: uuid.UUID
     group: str | None = None
 
+    messages = GAME_MESSAGES
+    max_message_chars = MAX_MESSAGE_CHARS
+
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.bucket = TokenBucket(settings.GAME_SOCKET_RATE, settings.GAME_SOCKET_BURST)
         await self.accept()
         # Join first, then read: a move committed in between is in the state read or pushed after
         # it (the client keeps the snapshot with the highest seq).
-        self.group = Game(id=self.game_id).group_name
+        self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
             view = await database_sync_to_async(watch_state)(self.game_id)
-        except WatchRefused as refusal:
+        except ClientError as refusal:
             await self.refuse(refusal)
             return
         await self.player_join()
@@ -48,21 +50,12 @@ class WatchConsumer(PlayerSocket):
         await self.player_leave()
         await self.leave_game()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            await self.send_error("rate_limited", "Too many messages: slow down")
-            return
-        try:
-            message = parse_client_message(text_data)
-        except ProtocolError as error:
-            await self.send_error("bad_message", str(error))
-            return
-        if not isinstance(message, SyncMessage):
-            await self.send_error("forbidden", "Spectators watch the game; only its player moves")
-            return
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind != "sync":
+            raise Forbidden("Spectators watch the game; only its player moves")
         try:
             view = await database_sync_to_async(watch_state)(self.game_id, already_watching=True)
-        except WatchRefused as refusal:
+        except ClientError as refusal:
             await self.refuse(refusal)
             return
         await self.send_state(view)
@@ -73,18 +66,17 @@ class WatchConsumer(PlayerSocket):
             return
         allowed = await database_sync_to_async(game_watchable)(self.game_id, already_watching=True)
         if not allowed:
-            await self.refuse(WatchRefused("forbidden", "This game can no longer be watched"))
+            await self.refuse(Forbidden("This game can no longer be watched"))
             return
         await self.send_state(event["game"])
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis: never passed on to spectators (it may name hidden cards)."""
 
-    async def refuse(self, refusal: WatchRefused) -> None:
-        """Say why the game cannot be watched, stop listening to it, and hang up."""
+    async def refuse(self, error: ClientError) -> None:
+        """Stop listening to the game, then say why it cannot be watched, and hang up."""
         await self.leave_game()
-        await self.send_error(refusal.code, refusal.message)
-        await self.close(code=CLOSE_NOT_FOUND if refusal.code == "not_found" else CLOSE_FORBIDDEN)
+        await super().refuse(error)
 
     async def leave_game(self) -> None:
         if self.group is not None:
@@ -93,6 +85,3 @@ class WatchConsumer(PlayerSocket):
 
     async def send_state(self, view: dict[str, Any]) -> None:
         await self.send_json({"type": "state", "game": view})
-
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})

@@ -14,17 +14,16 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import PlayerSettings
+from core.errors import Forbidden, GameOver, NotFound
 from core.formats import iso
 from game.live import load_live_game
 from game.models import Game, Mode, Status, Variant
-from game.selectors import game_view
+from game.selectors import View, game_view
 
 LIVE_WINDOW: Final = timedelta(minutes=10)
 """A game shows on the live-now page while its last move (or its start) is this recent."""
 LIVE_NOW_LIMIT: Final = 50
 """The live-now page lists at most this many games, the most recently active first."""
-
-View = dict[str, Any]
 
 
 def watchable_games(
@@ -65,21 +64,13 @@ def game_watchable(game_id: uuid.UUID, *, already_watching: bool = False) -> boo
     return watchable_games(already_watching=already_watching).filter(id=game_id).exists()
 
 
-class WatchRefused(Exception):
-    """A spectator may not watch this game; ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def watch_state(game_id: uuid.UUID, *, already_watching: bool = False) -> View:
     """The VIEW a spectator may see of a game: exactly the player's, from its stored log.
 
     Read from the database rather than the live-game cache, so that spectators never take the
-    lock or the database thread of the move path. Raises :class:`WatchRefused` when the rule says
-    no: ``not_found``, ``game_over`` (a finished game, for a new spectator) or ``forbidden``.
+    lock or the database thread of the move path. Raises a :class:`~core.errors.ClientError` when
+    the rule says no: ``not_found``, ``game_over`` (a finished game, for a new spectator) or
+    ``forbidden``.
     """
     game = (
         Game.objects.filter(id=game_id)
@@ -92,15 +83,15 @@ def watch_state(game_id: uuid.UUID, *, already_watching: bool = False) -> View:
         .first()
     )
     if game is None:
-        raise WatchRefused("not_found", "There is no such game")
+        raise NotFound("There is no such game")
     if not game["watchable"]:
         if game["status"] != Status.IN_PROGRESS and not already_watching:
-            raise WatchRefused("game_over", "This game is over: its own page shows how it went")
-        raise WatchRefused("forbidden", "This game cannot be watched")
+            raise GameOver("This game is over: its own page shows how it went")
+        raise Forbidden("This game cannot be watched")
     try:
         return game_view(load_live_game(game_id))
     except Game.DoesNotExist:  # deleted with its player's account, between the two reads
-        raise WatchRefused("not_found", "There is no such game") from None
+        raise NotFound("There is no such game") from None
 
 
 @dataclass(frozen=True, slots=True)

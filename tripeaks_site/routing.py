@@ -5,7 +5,8 @@ from typing import Any
 from channels.routing import URLRouter
 from django.urls import URLPattern, re_path
 
-from core.sockets import CLOSE_NOT_FOUND, JsonSocket
+from core.errors import NotFound
+from core.sockets import JsonSocket
 from tripeaks_site.middleware import NUL
 
 
@@ -15,8 +16,7 @@ class NoSuchSocket(JsonSocket):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.send_json({"type": "error", "code": "not_found", "message": "No such socket"})
-        await self.close(code=CLOSE_NOT_FOUND)
+        await self.refuse(NotFound("No such socket"))
 
 
 def websocket_router(routes: list[URLPattern]) -> Any:

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
+from core.errors import SignInRequired
 from game.engine import Deal, Variant
 from game.engine.cli import main as engine_cli
 from game.engine.solver import solve
@@ -238,7 +239,7 @@ def test_guests_are_sent_to_sign_in_for_today_s_deal(clock: Clock, client: Clien
         assert response.status_code == 302
         assert location(response) == "/accounts/login/?next=/daily/"
     assert not Game.objects.exists()
-    with pytest.raises(challenge.SignInRequired):
+    with pytest.raises(SignInRequired):
         challenge.daily_replay_start(
             player=Player(user_id=None, guest_key="k"), daily=Daily.objects.get(date=DAY)
         )

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
-from core.sockets import CLOSE_BANNED
+from core.errors import CLOSE_BANNED
 from game.engine import Variant
 from game.models import Game
 from game.players import Player

@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
-from core.sockets import CLOSE_BANNED, player_sockets_close
+from core.errors import CLOSE_BANNED
+from core.sockets import player_sockets_close
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Status
 from races import services

@@ -1,0 +1,22 @@
+"""The game's own refusals (``docs/protocol.md``), beside the site's (:mod:`core.errors`): each
+carries the game's state, for the client to go on from."""
+
+from core.errors import ClientError
+
+
+class IllegalMove(ClientError):
+    """The rules forbid the move."""
+
+    code = "illegal_move"
+
+
+class OutOfSync(ClientError):
+    """The move's ``seq`` is not the number of moves made (and it is not a resend)."""
+
+    code = "out_of_sync"
+
+
+class NotStarted(ClientError):
+    """A move before the game's start (a race's countdown)."""
+
+    code = "not_started"

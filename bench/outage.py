@@ -40,7 +40,8 @@ import psycopg
 
 from bench.options import arguments
 from deploy.clients import Player, Visitor, game_player
-from deploy.topology import PrivatePostgres, Topology, production
+from deploy.servers import PrivatePostgres
+from deploy.topology import Topology, production
 
 
 @dataclass

@@ -12,7 +12,7 @@ import pytest
 
 from core.broadcast import group_send
 from core.redis_layer import ResilientRedisChannelLayer
-from deploy.topology import Redis
+from deploy.servers import Redis
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),

@@ -21,7 +21,8 @@ import pytest
 from django.conf import settings
 
 from deploy.clients import Player, Visitor, game_player, open_game_socket, receive_json
-from deploy.topology import PrivatePostgres, Topology, production
+from deploy.servers import PrivatePostgres
+from deploy.topology import Topology, production
 
 POOL_SIZE = 6
 GAME_DATABASE_TIMEOUT = 2

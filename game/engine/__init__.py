@@ -52,7 +52,7 @@ from game.engine.solver import (
 )
 from game.engine.state import GameState, ScoreBreakdown, Status
 from game.engine.variants import Variant
-from game.engine.view import PublicView, public_view
+from game.engine.view import MoveChange, PublicView, change_applied, move_change, public_view
 
 __all__ = [
     "COVERED_BY",
@@ -73,6 +73,7 @@ __all__ = [
     "IllegalMoveError",
     "MalformedError",
     "Move",
+    "MoveChange",
     "ParResult",
     "Position",
     "PublicView",
@@ -89,12 +90,14 @@ __all__ = [
     "analyse",
     "analyse_moves",
     "analyse_record",
+    "change_applied",
     "deal_document",
     "export_document",
     "find_par",
     "find_par_from",
     "fits",
     "hint",
+    "move_change",
     "normalise_seed",
     "parse_document",
     "public_view",

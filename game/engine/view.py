@@ -65,3 +65,95 @@ def public_view(state: GameState) -> PublicView:
         # The score by the lines of the scoring table, so that no page has to know them.
         "breakdown": state.score_breakdown().to_json(),
     }
+
+
+class MoveChange(TypedDict):
+    """What one move changed in the public view: enough to bring a view of the state before it
+    to the state after it, naming only cards that are face up after it."""
+
+    seq: int
+    move: str
+    position: int | None
+    """Where on the peaks the card played lay (None for a draw)."""
+    waste: str
+    """The new top of the waste: the card played, or the card drawn."""
+    turned: list[tuple[int, str]]
+    """The cards the move turned face up, by position."""
+    status: str
+    score: int
+    streak: int
+    stock_count: int
+    cards_left: int
+    peaks_cleared: int
+    playable: list[int]
+    breakdown: dict[str, int]
+
+
+def move_change(before: GameState, after: GameState) -> MoveChange:
+    """The change from ``before`` to ``after``, one move later.
+
+    >>> from game.engine.deal import Deal
+    >>> from game.engine.moves import Move
+    >>> from game.engine.variants import Variant
+    >>> before = GameState(Deal.from_seed("1"), Variant.TRIPEAKS)
+    >>> after = before.copy()
+    >>> after.apply(Move.parse("draw"))
+    >>> change = move_change(before, after)
+    >>> change["move"], change["position"], change["turned"], change["stock_count"]
+    ('draw', None, [], 22)
+    """
+    move = after.moves[-1]
+    card = move.card
+    return {
+        "seq": after.seq,
+        "move": move.text,
+        "position": None if card is None else after.deal.positions[card.index],
+        "waste": after.waste_top.code,
+        "turned": [
+            (p, after.deal.tableau[p].code)
+            for p in POSITIONS
+            if after.is_available(p) and not before.is_face_up(p)
+        ],
+        "status": after.status.value,
+        "score": after.score,
+        "streak": after.streak,
+        "stock_count": after.stock_count,
+        "cards_left": after.cards_left,
+        "peaks_cleared": after.peaks_cleared,
+        "playable": after.playable_positions(),
+        "breakdown": after.score_breakdown().to_json(),
+    }
+
+
+def change_applied(view: PublicView, change: MoveChange) -> PublicView:
+    """``view`` brought forward by ``change``: what a client does with a ``moved`` frame (the
+    page's own copy of this is ``static/js/view.js``).
+
+    >>> from game.engine.deal import Deal
+    >>> from game.engine.moves import Move
+    >>> from game.engine.variants import Variant
+    >>> before = GameState(Deal.from_seed("1"), Variant.TRIPEAKS)
+    >>> after = before.copy()
+    >>> after.apply(Move.parse("draw"))
+    >>> change_applied(public_view(before), move_change(before, after)) == public_view(after)
+    True
+    """
+    tableau = list(view["tableau"])
+    if change["position"] is not None:
+        tableau[change["position"]] = None
+    for position, code in change["turned"]:
+        tableau[position] = code
+    return {
+        "variant": view["variant"],
+        "status": change["status"],
+        "seq": change["seq"],
+        "score": change["score"],
+        "streak": change["streak"],
+        "tableau": tableau,
+        "waste": change["waste"],
+        "stock_count": change["stock_count"],
+        "cards_left": change["cards_left"],
+        "peaks_cleared": change["peaks_cleared"],
+        "playable": change["playable"],
+        "breakdown": change["breakdown"],
+    }

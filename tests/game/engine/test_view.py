@@ -9,7 +9,17 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine import DRAW, Card, Deal, GameState, Status, Variant, public_view
+from game.engine import (
+    DRAW,
+    Card,
+    Deal,
+    GameState,
+    Status,
+    Variant,
+    change_applied,
+    move_change,
+    public_view,
+)
 from game.engine.view import PublicView
 from tests.game.engine.conftest import (
     SPEC_BOTTOM_ROW,
@@ -149,3 +159,22 @@ def test_deals_that_look_the_same_give_the_same_view(
         assert other != state.deal
     twin = GameState.replay(other, variant, state.moves)
     assert public_view(twin) == public_view(state)
+
+
+@given(seed=seeds, variant=variants, chooser=st.randoms(use_true_random=False), bias=play_biases)
+def test_each_moves_change_brings_the_view_before_it_to_the_view_after_it(
+    seed: int | str, variant: Variant, chooser: random.Random, bias: float
+) -> None:
+    """Protocol v2 sends a move's change instead of a whole view: applied to the view before
+    the move, it gives exactly the view after it, and names no card the player has not seen."""
+    game = random_game(Deal.from_seed(seed), variant, chooser, play_bias=bias)
+    before = GameState(game.deal, game.variant)
+    for move in game.moves:
+        after = before.copy()
+        after.apply(move)
+        change = move_change(before, after)
+        assert change_applied(public_view(before), change) == public_view(after)
+        seen = seen_codes(after.deal, after.moves)
+        assert {code for _, code in change["turned"]} <= seen
+        assert set(CARD_CODE.findall(json.dumps(change))) <= seen
+        before = after

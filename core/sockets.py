@@ -13,6 +13,7 @@ then reaches every such socket of that player, on every process, so that a ban c
 """
 
 import json
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from channels.auth import AuthMiddleware
@@ -89,7 +90,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         :class:`~core.errors.ClientError`."""
         raise NotImplementedError(f"{type(self).__name__} takes messages but handles none")
 
-    async def send_json(self, content: dict[str, Any]) -> None:
+    async def send_json(self, content: Mapping[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))
 
     async def send_error(self, error: ClientError) -> None:

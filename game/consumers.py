@@ -1,98 +1,153 @@
-"""The game's websocket, ``/ws/games/<id>/``: thin transport between the protocol and services."""
+"""The game's websockets: thin transport between the protocol (``docs/protocol.md``) and services.
+
+- ``/ws/play/`` (:class:`PlaySocket`, protocol v2): one socket per player tab, carrying game after
+  game (``open``, ``new``, ``again``). A move is answered with its change (``moved``); the whole
+  VIEW comes on ``open``, ``sync``, a resend, and whenever a change could not be applied to what
+  the socket sent last.
+- ``/ws/games/<id>/`` (:class:`GameConsumer`, protocol v1): one socket per game, every answer a
+  whole VIEW. Kept for clients that have not moved to v2.
+"""
 
 import time
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from core.errors import ClientError, Unavailable
+from channels.db import database_sync_to_async
+
+from core.errors import ClientError, Forbidden, Unavailable
 from core.groups import game_group
 from core.layers import SKIP_CHANNEL
+from core.messages import Fields
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, MOVES_RETRYABLE
 from core.sockets import PlayerSocket
 from game import services
+from game.errors import NoGameOpen
+from game.models import Game
 from game.players import Player, player_for_scope
 from game.protocol import (
     GAME_MESSAGES,
     MAX_MESSAGE_CHARS,
+    PLAY_MESSAGES,
     AbandonMessage,
+    AgainMessage,
     ClientMessage,
     HintMessage,
     MoveMessage,
+    NewMessage,
+    OpenMessage,
     SyncMessage,
     client_message,
 )
 
+StateKey = tuple[int, bool, bool]
 
-class GameConsumer(PlayerSocket):
-    """One player's connection to one game."""
 
-    game_id: uuid.UUID
-    player: Player
-    group: str | None = None
-    # The last state this socket sent, so that the broadcast of a change it made itself (and has
-    # already answered) is not sent a second time.
-    last_sent: tuple[int, bool, bool] | None = None
+class PlaySocket(PlayerSocket):
+    """One player's tab: the game it shows now, and the games it moves on to (protocol v2)."""
 
-    messages = GAME_MESSAGES
+    messages: ClassVar[Fields] = PLAY_MESSAGES
     max_message_chars = MAX_MESSAGE_CHARS
+    compact: ClassVar[bool] = True
+    """Answer a move with its change (v2), rather than the whole VIEW (v1)."""
+
+    player: Player
+    game_id: uuid.UUID | None = None
+    group: str | None = None
+    # Where the game stands in what this socket sent last, so that the broadcast of a change it
+    # made itself (and has already answered) is not sent a second time, and a change is sent
+    # alone only when it follows on from it.
+    last_sent: StateKey | None = None
 
     async def connect(self) -> None:
-        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = player_for_scope(self.scope)
         await self.accept()
-        try:
-            view = await services.game_state(game_id=self.game_id, player=self.player)
-        except ClientError as error:
-            await self.refuse(error)
-            return
-        self.group = game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.player_join()
-        await self.send_state(view)
 
     async def disconnect(self, code: int) -> None:
         await self.player_leave()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.game_leave()
 
     async def handle(self, kind: str, fields: dict[str, Any]) -> None:
         await self.dispatch_message(client_message(kind, fields))
 
     async def dispatch_message(self, message: ClientMessage) -> None:
-        if isinstance(message, HintMessage):
-            suggestion = await services.hint_request(
-                game_id=self.game_id, player=self.player, answered=self.channel_name
-            )
-            await self.send_json(
-                {
-                    "type": "hint",
-                    "move": suggestion.move,
-                    "position": suggestion.position,
-                    "reason": suggestion.reason,
-                    "game": suggestion.view,
-                }
-            )
-            self.last_sent = state_key(suggestion.view)
+        if isinstance(message, OpenMessage):
+            await self.game_open(message.game)
+        elif isinstance(message, NewMessage):
+            await self.game_open(await self.game_new(message))
+        elif isinstance(message, AgainMessage):
+            again = database_sync_to_async(services.game_again)
+            game: Game = await again(player=self.player, game_id=self.current())
+            await self.game_open(game.id)
+        elif isinstance(message, HintMessage):
+            await self.hint_answer()
         elif isinstance(message, SyncMessage):
-            await self.send_state(
-                await services.game_state(game_id=self.game_id, player=self.player)
-            )
+            view = await services.game_state(game_id=self.current(), player=self.player)
+            await self.send_state(view)
         elif isinstance(message, AbandonMessage):
-            await self.send_state(
-                await services.game_abandon(
-                    game_id=self.game_id, player=self.player, answered=self.channel_name
-                )
+            abandon = services.game_abandon
+            view = await abandon(
+                game_id=self.current(), player=self.player, answered=self.channel_name
             )
+            await self.send_state(view)
         else:
             await self.move_answer(message)
 
+    def current(self) -> uuid.UUID:
+        """The socket's game, for the messages that act on it."""
+        if self.game_id is None:
+            raise NoGameOpen("Open a game first")
+        return self.game_id
+
+    async def game_open(self, game_id: uuid.UUID) -> None:
+        """Make ``game_id`` this socket's game: its state now, its changes from now on. A game
+        the player may not open is refused, and the socket stays on the game it had."""
+        view = await services.game_state(game_id=game_id, player=self.player)
+        await self.game_leave()
+        self.game_id, self.group, self.last_sent = game_id, game_group(game_id), None
+        # Joined after reading: a change committed in between comes as a whole state (the socket
+        # sees it does not follow on from what it sent).
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_state(view)
+
+    async def game_leave(self) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.game_id = self.group = None
+
+    async def game_new(self, message: NewMessage) -> uuid.UUID:
+        """A casual game on a fresh deal for the player (a visitor's first game is started from
+        the page, which gives them their guest key)."""
+        if self.player.user_id is None and not self.player.guest_key:
+            raise Forbidden("Start your first game from the home page")
+        start = database_sync_to_async(services.game_start)
+        game: Game = await start(
+            player=self.player, variant=message.variant, winnable_only=message.winnable_only
+        )
+        return game.id
+
+    async def hint_answer(self) -> None:
+        suggestion = await services.hint_request(
+            game_id=self.current(), player=self.player, answered=self.channel_name
+        )
+        await self.send_json(
+            {
+                "type": "hint",
+                "move": suggestion.move,
+                "position": suggestion.position,
+                "reason": suggestion.reason,
+                "game": suggestion.view,
+            }
+        )
+        self.last_sent = state_key(suggestion.view)
+
     async def move_answer(self, message: MoveMessage) -> None:
-        """Make the move and answer with the state, counting it for the operators' metrics."""
+        """Make the move and answer it, counting it for the operators' metrics."""
         arrived = time.perf_counter()
         try:
             outcome = await services.move_apply(
-                game_id=self.game_id,
+                game_id=self.current(),
                 player=self.player,
                 seq=message.seq,
                 move=message.move,
@@ -101,34 +156,73 @@ class GameConsumer(PlayerSocket):
         except Unavailable:
             MOVES_RETRYABLE.inc()
             raise
-        await self.send_state(outcome.view)
-        if outcome.applied:
-            MOVES_ACKNOWLEDGED.inc()
-            MOVE_ACK_SECONDS.observe(time.perf_counter() - arrived)
+        if outcome.moved is None:  # a resend: the state it left
+            await self.send_state(outcome.view)
+            return
+        await self.send_change(outcome.moved, outcome.view)
+        MOVES_ACKNOWLEDGED.inc()
+        MOVE_ACK_SECONDS.observe(time.perf_counter() - arrived)
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A new state of the game, broadcast by a service after its commit.
+        """A new state of a game, broadcast by a service after its commit.
 
         The mover's own socket answers its move directly, without waiting for the broadcast to
         come round through the channel layer; the broadcast then brings it nothing new, and
-        through Redis it may even arrive after a later state. Only a newer state is sent on.
+        through Redis it may even arrive after a later state. Only a newer state of this socket's
+        game is sent on: as the move's change when it follows on from what the socket sent last.
         """
-        if event.get(SKIP_CHANNEL) == self.channel_name:
-            return
         view = event["game"]
-        if self.last_sent is None or state_key(view) > self.last_sent:
+        if event.get(SKIP_CHANNEL) == self.channel_name or view["id"] != str(self.game_id):
+            return
+        if self.last_sent is not None and state_key(view) <= self.last_sent:
+            return
+        moved = event.get("moved")
+        if moved is None:
             await self.send_state(view)
+        else:
+            await self.send_change(moved, view)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis, once the worker has finished it."""
         await self.send_json({"type": "analysis", "analysis": event["analysis"]})
+
+    async def send_change(self, moved: Mapping[str, Any], view: Mapping[str, Any]) -> None:
+        """A move's change, if it follows on from what this socket sent last; else the state."""
+        follows = (
+            self.compact
+            and self.last_sent is not None
+            and moved["seq"] == self.last_sent[0] + 1
+            and not self.last_sent[1]
+        )
+        if not follows:
+            await self.send_state(view)
+            return
+        await self.send_json(moved)
+        self.last_sent = state_key(view)
 
     async def send_state(self, view: Mapping[str, Any]) -> None:
         await self.send_json({"type": "state", "game": view})
         self.last_sent = state_key(view)
 
 
-def state_key(view: Mapping[str, Any]) -> tuple[int, bool, bool]:
+class GameConsumer(PlaySocket):
+    """One player's connection to one game (protocol v1): every answer a whole VIEW."""
+
+    messages = GAME_MESSAGES
+    compact = False
+
+    async def connect(self) -> None:
+        self.player = player_for_scope(self.scope)
+        await self.accept()
+        try:
+            await self.game_open(self.scope["url_route"]["kwargs"]["game_id"])
+        except ClientError as error:
+            await self.refuse(error)
+            return
+        await self.player_join()
+
+
+def state_key(view: Mapping[str, Any]) -> StateKey:
     """A state's place in its game's history, as a key that only grows: moves made, then whether
     the game is over (giving up ends it without a move), then the assisted mark (a hint sets it
     without a move). None of these is ever taken back."""

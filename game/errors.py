@@ -20,3 +20,21 @@ class NotStarted(ClientError):
     """A move before the game's start (a race's countdown)."""
 
     code = "not_started"
+
+
+class GameInProgress(ClientError):
+    """A finished game's deal was asked for while the game is still being played."""
+
+    code = "game_in_progress"
+
+
+class DealHidden(ClientError):
+    """A daily challenge's deal, asked for before its day is over."""
+
+    code = "deal_hidden"
+
+
+class NoGameOpen(ClientError):
+    """A message about the socket's game, before any game was opened on it (protocol v2)."""
+
+    code = "no_game"

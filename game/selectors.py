@@ -8,7 +8,7 @@ from django.utils import timezone
 from core.formats import iso
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
-from game.engine.view import PublicView
+from game.engine.view import MoveChange, PublicView
 from game.live import LiveGame, replay_log
 from game.models import Game, GameAnalysis
 
@@ -22,6 +22,24 @@ class View(PublicView):
     assisted: bool
     started_at: str | None
     finished_at: str | None
+
+
+class Moved(MoveChange):
+    """Protocol v2's ``moved`` frame: one move's change to a game's VIEW (``docs/protocol.md``)."""
+
+    type: str
+    game: str
+    finished_at: str | None
+
+
+def moved_frame(live: LiveGame, change: MoveChange) -> Moved:
+    """The ``moved`` frame of the move that brought ``live`` to its state."""
+    return {
+        "type": "moved",
+        "game": str(live.game_id),
+        **change,
+        "finished_at": iso(live.finished_at),
+    }
 
 
 def game_view(live: LiveGame) -> View:

@@ -28,26 +28,28 @@ from game.engine import (
     IllegalMoveError,
     MalformedError,
     Move,
+    move_change,
     public_view,
 )
 from game.engine import Variant as EngineVariant
 from game.engine.hint import hint
 from game.engine.solver import solve
-from game.errors import IllegalMove, NotStarted, OutOfSync
+from game.errors import DealHidden, GameInProgress, IllegalMove, NotStarted, OutOfSync
 from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_schedule
-from game.selectors import View, game_view
+from game.selectors import Moved, View, deal_revealed, game_view, moved_frame
 from game.writer import MoveConflict, MoveWrite
 
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """The state after a move message; ``applied`` is false for a resend, which changes nothing."""
+    """The state after a move message, and the move's change to it (``moved``), unless the
+    message was a resend, which changes nothing."""
 
     view: View
-    applied: bool
+    moved: Moved | None
 
 
 WINNABLE_SEED_TRIES: Final = 40
@@ -119,6 +121,19 @@ def game_start(
     )
 
 
+def game_again(*, player: Player, game_id: uuid.UUID) -> Game:
+    """Start a casual game for ``player`` on the deal of a finished game, whose seed is public
+    from then on (a daily challenge's, once its day is over). It never ranks: the deal is known."""
+    game = Game.objects.filter(id=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game")
+    if not game.is_over:
+        raise GameInProgress("This deal is still being played")
+    if not deal_revealed(game):
+        raise DealHidden("This daily challenge's deal is secret until the day is over")
+    return game_start(player=player, variant=EngineVariant(game.variant), seed=game.seed)
+
+
 @transaction.atomic
 def games_claim(*, guest_key: str, user_id: int) -> int:
     """Give a guest's games to the account they signed up for or into; return how many moved.
@@ -168,24 +183,24 @@ async def move_apply(
             return _resent(live, seq, parsed)
         if seq > live.state.seq:
             raise OutOfSync(f"The next move is number {live.state.seq}, not {seq}", game_view(live))
-        after = _tried(live, parsed)
+        before, after = live.state, _tried(live, parsed)
         try:
             await _commit(live, after)
         except MoveConflict:  # the number was taken meanwhile: perhaps by this very move
             await games.refresh(live)
             return _resent(live, seq, parsed)
-        view = game_view(live)
-        publish(live, view, answered=answered)
+        view, moved = game_view(live), moved_frame(live, move_change(before, after))
+        publish(live, view, moved=moved, answered=answered)
         if live.state.status.is_over:
             analysis_schedule(live, games.database)
-    return MoveOutcome(view, applied=True)
+    return MoveOutcome(view, moved)
 
 
 def _resent(live: LiveGame, seq: int, move: Move) -> MoveOutcome:
     """The answer to a move for a number already taken: the state if it is the move taken
     there (a resend), else out of sync."""
     if live.state.moves[seq] == move:
-        return MoveOutcome(game_view(live), applied=False)
+        return MoveOutcome(game_view(live), moved=None)
     raise OutOfSync(f"Move {seq} has already been made", game_view(live))
 
 
@@ -263,15 +278,19 @@ async def hint_request(
     )
 
 
-def publish(live: LiveGame, view: View, *, answered: str | None = None) -> None:
+def publish(
+    live: LiveGame, view: View, *, moved: Moved | None = None, answered: str | None = None
+) -> None:
     """Send a game's new, committed state to every connection watching it (but ``answered``, the
-    channel that gets it as its answer), then tell the apps that listen for changes (races).
+    channel that gets it as its answer), with the move's change when a move made it (sockets
+    send that instead of the whole state when they can), then tell the apps that listen for
+    changes (races).
 
     In the background: the caller's answer never waits for the channel layer, and a broadcast
     that fails costs the others a moment's staleness, never the move (``core.broadcast``).
     A game's broadcasts go out one after the other, in the order of its states.
     """
-    message = {"type": "game.update", "game": view, SKIP_CHANNEL: answered}
+    message = {"type": "game.update", "game": view, "moved": moved, SKIP_CHANNEL: answered}
     live.broadcast = in_background(
         _broadcast(live, view, message),
         f"The broadcast of game {live.game_id}",

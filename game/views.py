@@ -3,6 +3,7 @@
 import uuid
 
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
@@ -12,6 +13,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import ClientError, NotFound
 from game import services
 from game.engine import Variant
 from game.forms import NewGameForm
@@ -66,13 +68,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
 @require_POST
 def play_again(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Start a new casual game on the deal of a finished game (its seed is public by then)."""
-    game = get_object_or_404(Game, id=game_id)
-    if not game.is_over:
-        return HttpResponseBadRequest("This deal is still being played")
-    if not deal_revealed(game):
-        return HttpResponseBadRequest("This daily challenge's deal is secret until the day is over")
     player = player_for_request(request, create_guest_key=True)
-    again = services.game_start(player=player, variant=Variant(game.variant), seed=game.seed)
+    try:
+        again = services.game_again(player=player, game_id=game_id)
+    except NotFound:
+        raise Http404("There is no such game") from None
+    except ClientError as error:
+        return HttpResponseBadRequest(error.message)
     return HttpResponseRedirect(again.get_absolute_url(), status=303)
 
 

@@ -11,7 +11,9 @@ function gameTime(ms) {
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+  return hours
+    ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`
+    : `${minutes}:${seconds}`;
 }
 
 function clockTime(iso) {
@@ -45,7 +47,13 @@ function row(entry, me) {
   time.dateTime = entry.finished_at ?? "";
   time.textContent = clockTime(entry.finished_at);
   finished.append(time);
-  tr.append(cell(String(entry.rank)), player, cell(String(entry.score)), cell(gameTime(entry.duration_ms)), finished);
+  tr.append(
+    cell(String(entry.rank)),
+    player,
+    cell(String(entry.score)),
+    cell(gameTime(entry.duration_ms)),
+    finished,
+  );
   return tr;
 }
 

@@ -15,8 +15,8 @@ import { Clock, formatDuration } from "./clock.js";
 import { bindInput } from "./input.js";
 import { breakdownDetails, renderHud, scoreBreakdown } from "./score.js";
 import { initSettings, preference } from "./settings.js";
-import { GameState, isOver } from "./state.js";
 import { GameSocket, showConnectionState } from "./socket.js";
+import { GameState, isOver } from "./state.js";
 
 const ANSWER_TIMEOUT = 5000; // ms to wait for the answer to a move before checking the connection
 const ANALYSIS_WAIT = 60000; // ms after the end of a game before saying the analysis is late

@@ -77,7 +77,10 @@ export function startWatching(root) {
   const player = root.dataset.player;
   const board = new Board(find("[data-board]"), { interactive: false });
   const announcer = new Announcer(find("[data-announcer]"));
-  const clock = new Clock(find("[data-clock]"), Number(root.dataset.serverTime) * 1000 - Date.now());
+  const clock = new Clock(
+    find("[data-clock]"),
+    Number(root.dataset.serverTime) * 1000 - Date.now(),
+  );
   const state = new GameState();
   const connection = find("[data-connection]");
   const messageLine = find("[data-message]");

@@ -2,6 +2,8 @@
 // server pushes on /ws/daily/<date>/ (docs/protocol.md) when a ranked attempt finishes. Only the
 // highest `version` seen is drawn; names go in with textContent. Reconnects with backoff.
 
+import { socketUrl } from "./socket.js";
+
 const FIRST_DELAY = 1000;
 const MAX_DELAY = 30000;
 
@@ -79,8 +81,7 @@ export class DailyBoard {
   }
 
   #connect() {
-    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${window.location.host}${this.table.dataset.socketPath}`);
+    const ws = new WebSocket(socketUrl(this.table.dataset.socketPath));
     ws.addEventListener("open", () => {
       this.delay = FIRST_DELAY;
       this.table.dataset.live = "open";

@@ -20,7 +20,7 @@ import { bindInput } from "./input.js";
 import { MoveQueue } from "./move-queue.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
-import { GameSocket, showConnectionState } from "./socket.js";
+import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
 
 const CLOSED_TEXT = {
@@ -28,11 +28,6 @@ const CLOSED_TEXT = {
   4403: "This game belongs to someone else.",
   4404: "This game does not exist.",
 };
-
-function socketUrl(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}${path}`;
-}
 
 /**
  * Start the game page: `root` carries data-socket-path, data-analysis-url and data-server-time

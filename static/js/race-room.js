@@ -8,7 +8,7 @@
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
-import { GameSocket, showConnectionState } from "./socket.js";
+import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 
 const STATUS_TEXT = {
   ready: "ready",
@@ -28,11 +28,6 @@ const STATE_TEXT = {
 };
 
 const CONNECTION_NAMES = { open: "Live" };
-
-function socketUrl(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}${path}`;
-}
 
 function cell(text, header = false) {
   const element = document.createElement(header ? "th" : "td");

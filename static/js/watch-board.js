@@ -9,7 +9,7 @@ import { cardName } from "./cards.js";
 import { Clock } from "./clock.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
-import { GameSocket, showConnectionState } from "./socket.js";
+import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
 
 const CLOSED_TEXT = {
@@ -20,11 +20,6 @@ const CLOSED_TEXT = {
 
 function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-function socketUrl(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}${path}`;
 }
 
 /** The end panel's title for a finished game played by `player`. */

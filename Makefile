@@ -53,8 +53,8 @@ system-packages:
 topology: $(STAMP) system-packages
 	$(BIN)/python -m deploy.topology
 
-## lint: ruff (lint and format check), mypy (strict on the engine), and Biome on the scripts of
-## static/ (lint and format check; biome.jsonc)
+## lint: ruff (lint and format check), mypy (strict on the engine), and Biome on the scripts and
+## stylesheets of static/ (lint and format check; biome.jsonc)
 lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -5,6 +5,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.installed-stamp
+BIOME := node_modules/.bin/biome
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # No client message comes near these sizes (a move is ~40 bytes); larger frames are cut off by
@@ -19,6 +21,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+# The front end's tools (Biome) from package-lock.json, exactly: npm ci empties node_modules first.
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 ## run: set up, migrate and serve the site with Daphne on http://127.0.0.1:8000/
 run: $(STAMP)
@@ -46,22 +53,25 @@ system-packages:
 topology: $(STAMP) system-packages
 	$(BIN)/python -m deploy.topology
 
-## lint: ruff (lint and format check), mypy (strict on the engine) and the import contracts
-## (import-linter: the layers of docs/architecture.md)
-lint: $(STAMP)
+## lint: ruff (lint and format check), mypy (strict on the engine), the import contracts
+## (import-linter: the layers of docs/architecture.md), and Biome on the scripts and stylesheets
+## of static/ (lint and format check; biome.jsonc)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/mypy --strict game/engine
 	$(BIN)/lint-imports
+	$(BIOME) ci --error-on-warnings
 
-format: $(STAMP)
+format: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIOME) check --write
 
 ## bench: print the engine's speed figures
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) node_modules db.sqlite3 staticfiles

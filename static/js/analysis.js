@@ -84,7 +84,9 @@ export class AnalysisView {
       ...this.#verdict(analysis),
       this.#draws(analysis.draws_while_play_fit ?? []),
       // An analysis stored before the other three mistakes were taught has none of their keys.
-      ...("plays_opening_nothing" in analysis ? [this.#openers(analysis.plays_opening_nothing)] : []),
+      ...("plays_opening_nothing" in analysis
+        ? [this.#openers(analysis.plays_opening_nothing)]
+        : []),
       ...("missed_king_ace" in analysis ? [this.#wraps(analysis.missed_king_ace)] : []),
       ...("stock_left_for_last" in analysis ? [this.#stock(analysis.stock_left_for_last)] : []),
       this.#streaks(analysis.streaks ?? []),
@@ -206,7 +208,9 @@ export class AnalysisView {
     const part = element("div", "analysis__part");
     part.append(this.#heading("The stock left for last"));
     if (!left) {
-      part.append(element("p", "", "No: the game did not end on a run of draws that found nothing."));
+      part.append(
+        element("p", "", "No: the game did not end on a run of draws that found nothing."),
+      );
       return part;
     }
     const line = element("p");

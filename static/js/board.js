@@ -10,6 +10,7 @@ const TABLEAU_SIZE = 28;
 
 // Where each position 0–27 sits (rules-spec.md), in half-card columns from the left: each row is
 // offset half a card from the one above, so every card overlaps the two below it.
+// biome-ignore format: one row of the peaks a line
 const COLUMNS = [
   3, 9, 15,
   2, 4, 8, 10, 14, 16,
@@ -165,12 +166,12 @@ export class Board {
     this.root.classList.remove("board--loading");
     this.root.classList.toggle("board--instant", !motion);
     this.root.classList.toggle("board--over", board.over);
-    board.tableau.forEach((card, position) =>
+    for (const [position, card] of board.tableau.entries()) {
       this.#renderCard(this.cards[position], card, board.over, {
         isTarget: target === position,
         isHint: hint === position,
-      }),
-    );
+      });
+    }
     this.#renderStock(board, { isTarget: target === "stock", isHint: hint === "stock" });
     this.#renderWaste(previous ? previous.waste : null, board.waste);
     this.current = board;
@@ -211,7 +212,8 @@ export class Board {
       return;
     }
     const distance = (p) =>
-      Math.abs(COLUMNS[p] - COLUMNS[position]) + Math.abs(rowOf(p) - rowOf(position)) * 1.5 +
+      Math.abs(COLUMNS[p] - COLUMNS[position]) +
+      Math.abs(rowOf(p) - rowOf(position)) * 1.5 +
       (this.current.tableau[p].playable ? 0 : 100);
     candidates.sort((a, b) => distance(a) - distance(b));
     this.focusCard(candidates[0]);

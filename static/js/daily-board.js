@@ -2,6 +2,8 @@
 // server pushes on /ws/daily/<date>/ (docs/protocol.md) when a ranked attempt finishes. Only the
 // highest `version` seen is drawn; names go in with textContent. Reconnects with backoff.
 
+import { socketUrl } from "./socket.js";
+
 const FIRST_DELAY = 1000;
 const MAX_DELAY = 30000;
 
@@ -11,7 +13,9 @@ function gameTime(ms) {
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+  return hours
+    ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`
+    : `${minutes}:${seconds}`;
 }
 
 function clockTime(iso) {
@@ -45,7 +49,13 @@ function row(entry, me) {
   time.dateTime = entry.finished_at ?? "";
   time.textContent = clockTime(entry.finished_at);
   finished.append(time);
-  tr.append(cell(String(entry.rank)), player, cell(String(entry.score)), cell(gameTime(entry.duration_ms)), finished);
+  tr.append(
+    cell(String(entry.rank)),
+    player,
+    cell(String(entry.score)),
+    cell(gameTime(entry.duration_ms)),
+    finished,
+  );
   return tr;
 }
 
@@ -71,8 +81,7 @@ export class DailyBoard {
   }
 
   #connect() {
-    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${window.location.host}${this.table.dataset.socketPath}`);
+    const ws = new WebSocket(socketUrl(this.table.dataset.socketPath));
     ws.addEventListener("open", () => {
       this.delay = FIRST_DELAY;
       this.table.dataset.live = "open";

@@ -8,7 +8,7 @@
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
-import { GameSocket, showConnectionState } from "./socket.js";
+import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 
 const STATUS_TEXT = {
   ready: "ready",
@@ -28,11 +28,6 @@ const STATE_TEXT = {
 };
 
 const CONNECTION_NAMES = { open: "Live" };
-
-function socketUrl(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}${path}`;
-}
 
 function cell(text, header = false) {
   const element = document.createElement(header ? "th" : "td");
@@ -123,7 +118,13 @@ export class RaceRoom {
   offerProgress(player, figures) {
     const held = this.progress.get(player);
     if (held && held.moves > figures.moves) return false;
-    if (held && held.moves === figures.moves && held.status !== "playing" && figures.status === "playing") return false;
+    if (
+      held &&
+      held.moves === figures.moves &&
+      held.status !== "playing" &&
+      figures.status === "playing"
+    )
+      return false;
     this.progress.set(player, figures);
     return true;
   }
@@ -134,7 +135,9 @@ export class RaceRoom {
     if (!this.offerProgress(frame.player, frame)) return;
     this.drawRacers();
     if (frame.player !== this.me && before?.status !== frame.status && frame.status !== "playing") {
-      this.announcer.say(`${frame.player}: ${STATUS_TEXT[frame.status] ?? frame.status}, ${frame.score} points.`);
+      this.announcer.say(
+        `${frame.player}: ${STATUS_TEXT[frame.status] ?? frame.status}, ${frame.score} points.`,
+      );
     }
   }
 
@@ -222,7 +225,12 @@ export class RaceRoom {
     const seated = room.racers.some((racer) => racer.player === me && racer.in_room);
     const host = me !== null && room.host === me;
     const between = room.state === "waiting" || room.state === "finished";
-    const show = { join: me !== null && !seated && between, leave: seated, start: host && room.state === "waiting", rematch: host && room.state === "finished" };
+    const show = {
+      join: me !== null && !seated && between,
+      leave: seated,
+      start: host && room.state === "waiting",
+      rematch: host && room.state === "finished",
+    };
     for (const form of this.root.querySelectorAll("form[data-command]")) {
       form.hidden = !show[form.dataset.command];
     }
@@ -243,7 +251,10 @@ export class RaceRoom {
         text = `The race starts in ${Math.ceil((startsAt - now) / 1000)} s.`;
         next = 1000 - ((startsAt - now) % 1000);
       } else {
-        text = endsAt === null ? "Go! The race is on." : `Go! Time left: ${formatDuration(Math.max(0, endsAt - now))}`;
+        text =
+          endsAt === null
+            ? "Go! The race is on."
+            : `Go! Time left: ${formatDuration(Math.max(0, endsAt - now))}`;
         if (endsAt !== null && now < endsAt) next = 1000 - ((endsAt - now) % 1000);
         if (this.root.dataset.state === "countdown") {
           this.root.dataset.state = "racing";

@@ -47,7 +47,7 @@ function startReplay(root, frames) {
           ? "The deal, before the first move"
           : `Move ${index} of ${last}: ${moveSentence(frame)}`;
       const end = index === last ? ` The game ends here: ${ENDINGS[root.dataset.status]}.` : "";
-      position.textContent = where + "." + end;
+      position.textContent = `${where}.${end}`;
     },
   });
 

@@ -23,7 +23,7 @@ const PREFERENCES = {
     className: "no-motion",
     inverted: true,
   },
-  // Behaviour only (see game.js): no class.
+  // Behaviour only (see game-dialogs.js): no class.
   "confirm-draw": {
     field: "confirm_draw_when_play_fits",
     key: "tripeaks.confirm-draw",

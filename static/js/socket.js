@@ -6,6 +6,12 @@ const MAX_DELAY = 15000;
 const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // account suspended, not this player's game, no such game
 
+/** The websocket URL of `path` on this page's host, secure when the page is. */
+export function socketUrl(path) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${path}`;
+}
+
 /** What a connection's state is called beside a board (the pages may rename one or two). */
 export const CONNECTION_TEXT = {
   connecting: "Connecting…",

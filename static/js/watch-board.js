@@ -9,7 +9,7 @@ import { cardName } from "./cards.js";
 import { Clock } from "./clock.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
-import { GameSocket, showConnectionState } from "./socket.js";
+import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
 
 const CLOSED_TEXT = {
@@ -20,11 +20,6 @@ const CLOSED_TEXT = {
 
 function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-function socketUrl(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}${path}`;
 }
 
 /** The end panel's title for a finished game played by `player`. */
@@ -77,7 +72,10 @@ export function startWatching(root) {
   const player = root.dataset.player;
   const board = new Board(find("[data-board]"), { interactive: false });
   const announcer = new Announcer(find("[data-announcer]"));
-  const clock = new Clock(find("[data-clock]"), Number(root.dataset.serverTime) * 1000 - Date.now());
+  const clock = new Clock(
+    find("[data-clock]"),
+    Number(root.dataset.serverTime) * 1000 - Date.now(),
+  );
   const state = new GameState();
   const connection = find("[data-connection]");
   const messageLine = find("[data-message]");

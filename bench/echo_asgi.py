@@ -4,11 +4,12 @@
   writes one. Since Channels 4.2 it hops to a worker thread before every message.
 - ``/ws/echo/bare/``: the same echo on the site's socket base (:class:`JsonSocket`), which skips
   that hop as the game's consumer does: the fair ceiling for one message in, one message out.
-- ``/ws/floor/``: a socket that speaks the game's protocol but plays no game. It stands behind the
-  same middleware as the game's socket (origin, session, user), parses every message as the game
-  does, and answers each move with a whole VIEW of a real deal, its ``seq`` moved on; its clients
-  open a new socket for each "game", as players do. What it costs is what the protocol's shape
-  costs before any game is played: the floor under the move path.
+- ``/ws/floor/``: a socket that speaks the game's protocol (v2, as ``/ws/play/``) but plays no
+  game. It stands behind the same middleware as the player's socket (origin, session, user),
+  parses every message as the game does, answers ``open`` with a whole VIEW of a real deal, and
+  each move with a real move's change (``moved``), its ``seq`` moved on; its clients open a new
+  "game" on the same socket after as many moves as a game takes, as players do. What it costs is
+  what the protocol's shape costs before any game is played: the floor under the move path.
 """
 
 import os
@@ -27,9 +28,9 @@ from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from core.sockets import JsonSocket, websocket_stack  # noqa: E402
-from game.engine import Deal, GameState, Variant  # noqa: E402
+from game.engine import Deal, GameState, Variant, move_change  # noqa: E402
 from game.live import LiveGame  # noqa: E402
-from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS, client_message  # noqa: E402
+from game.protocol import MAX_MESSAGE_CHARS, PLAY_MESSAGES, client_message  # noqa: E402
 from game.selectors import game_view  # noqa: E402
 from tripeaks_site.asgi import application as site  # noqa: E402
 
@@ -61,22 +62,36 @@ FLOOR_VIEW = game_view(
         state=GameState(Deal.from_seed("floor"), Variant.TRIPEAKS),
     )
 )
-"""The VIEW the floor answers with: a real opening, as the game's socket would send it."""
+"""The VIEW the floor answers ``open`` with: a real opening, as the player's socket sends it."""
+
+
+def floor_change() -> dict[str, Any]:
+    """The ``moved`` frame the floor answers a move with: the opening's first move's change."""
+    before = GameState(Deal.from_seed("floor"), Variant.TRIPEAKS)
+    after = before.copy()
+    after.apply(after.legal_moves()[0])
+    return {"type": "moved", "game": FLOOR_VIEW["id"], **move_change(before, after)}
+
+
+FLOOR_CHANGE = {**floor_change(), "finished_at": None}
 
 
 class FloorConsumer(JsonSocket):
-    """Answers every message as the game's socket answers a move, without playing it."""
+    """Answers ``open`` as the player's socket does, and every other message as it answers a
+    move, without playing it."""
 
     async def connect(self) -> None:
         await self.accept()
-        await self.send_json({"type": "state", "game": FLOOR_VIEW})
 
-    messages = GAME_MESSAGES
+    messages = PLAY_MESSAGES
     max_message_chars = MAX_MESSAGE_CHARS
 
     async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "open":
+            await self.send_json({"type": "state", "game": FLOOR_VIEW})
+            return
         seq = getattr(client_message(kind, fields), "seq", 0) + 1
-        await self.send_json({"type": "state", "game": {**FLOOR_VIEW, "seq": seq}})
+        await self.send_json({**FLOOR_CHANGE, "seq": seq})
 
 
 routes = {

@@ -2,9 +2,17 @@
 
 Starts Daphne on loopback against PostgreSQL, then for each N (1, 50, 200 by default) drives N
 concurrent websocket clients through two bare echo consumers, then through the game (each client
-playing real games move by move: a fitting card when there is one, else a draw; a new game, on a
-new socket, when one ends), then through the floor. Prints the rate and the p50/p99 round trip of
+playing real games move by move on one player's socket, ``/ws/play/``: a fitting card when there
+is one, else a draw; the next game, opened on the same socket, when one ends), then through the
+floor. Prints the rate and the p50/p99 round trip of
 each baseline beside the moves', and the ratios of the moves' figures to each baseline's.
+
+The games that end are analysed by the server's analysis worker meanwhile (``game.postgame``).
+For each move phase it also prints the games finished, the CPU the worker processes used (their
+CPU seconds from /proc over the phase's wall time, beside the Daphne process's own share), the
+backlog (finished games still without an analysis) at the end of the phase, and how long the
+worker took to drain it after the phase (up to ``--drain-cap`` seconds; the next phase waits);
+and for every phase, the Daphne process's own CPU time per answered message (a move, an echo).
 
 The baselines (``bench/echo_asgi.py``):
 
@@ -12,14 +20,22 @@ The baselines (``bench/echo_asgi.py``):
   ceiling for one message in, one message out.
 - "channels": an echo on Channels' default consumer, which also hops to a worker thread before
   every message (the game's consumer does not): what a plain Channels echo costs.
-- "floor": a socket that speaks the game's protocol without playing (the same middleware, a whole
-  VIEW per answer), whose clients open a new socket after as many moves as the games just played
-  took on average: what the protocol's shape costs before any game is played.
+- "floor": a socket that speaks the game's protocol without playing (the same middleware, a
+  move's change per answer), whose clients open a new "game" after as many moves as the games just
+  played took on average: what the protocol's shape costs before any game is played.
 
-    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--smoke]
+    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--drain-cap 300]
+                                    [--processes 2] [--smoke]
+
+With ``--processes K`` it then plays the same move phases through the production topology
+(``deploy/topology.py``: nginx with TLS in front of web processes started as the image starts them,
+Redis between them), first with one web process, then with K, and prints the rates, round trips
+and the scaling factor (K processes' moves per second over one's). The smoke run does it with 2.
 
 Needs PostgreSQL: it uses the bench database (see ``bench/environment.py``), made and migrated on
-first use, and vacuumed and analysed before each move phase (as autovacuum would keep it).
+first use, and vacuumed and analysed before each move phase (as autovacuum would keep it). Games
+that earlier runs left without an analysis are deleted first, and the coming days' challenges made
+(the server would otherwise solve them in the first move phase): each run measures its own games.
 ``--smoke`` runs two clients for 1.5 s per phase (long enough for a game to end). Prints figures
 only; nothing here passes or fails.
 """
@@ -30,10 +46,13 @@ import argparse
 import asyncio
 import json
 import secrets
+import ssl
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,23 +64,32 @@ from websockets.typing import Origin
 
 from bench.environment import without_password
 from bench.options import arguments
+from bench.procfs import cpu_seconds, descendants
 from bench.servers import (
     DATABASE_URL,
+    RATE_LIMITS_OFF,
+    SERVER_ENV,
     autovacuum_on,
     prepare_database,
     start_servers,
     vacuum_database,
 )
+from deploy.clients import tls_context, view_after
 from deploy.processes import stop_process
+from deploy.topology import production
 
 django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from game.engine import Variant  # noqa: E402
+from game.models import Game  # noqa: E402
 from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
+from game.postgame import waiting_games  # noqa: E402
 from game.services import game_start  # noqa: E402
+from leaderboard.challenge import days_prepare  # noqa: E402
 
 REPLY_TIMEOUT = 30.0
 GAMES_DEALT_AHEAD = 3
@@ -140,22 +168,34 @@ async def echo_client(base: str, path: str, deadline: float, tally: Tally) -> No
 
 
 async def game_client(
-    base: str, guest: Guest, deadline: float, tally: Tally, *, floor_game: int | None = None
+    base: str,
+    guest: Guest,
+    deadline: float,
+    tally: Tally,
+    *,
+    floor_game: int | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> None:
-    """Play the guest's games move by move, a new socket per game; or, with ``floor_game``, make
-    that many moves per socket on the floor socket, which plays no game."""
-    while time.monotonic() < deadline:
-        if floor_game is None:
-            game_id = guest.games.pop() if guest.games else await asyncio.to_thread(guest.next_game)
-            path = f"/ws/games/{game_id}/"
-        else:
-            path = FLOOR_PATH
-        async with websockets.connect(
-            f"{base}{path}",
-            origin=Origin(base.replace("ws:", "http:")),
-            additional_headers={"Cookie": guest.cookie},
-        ) as ws:
-            view = json.loads(await ws.recv())["game"]
+    """Play the guest's games move by move on one player's socket, opening each in turn as the
+    page moves from game to game, and applying each answer (the move's change) to the VIEW as the
+    page does; or, with ``floor_game``, make that many moves per opened "game" on the floor
+    socket, which plays no game. ``tls``: the context to reach ``base`` (``wss://``) with."""
+    path = PLAY_PATH if floor_game is None else FLOOR_PATH
+    async with websockets.connect(
+        f"{base}{path}",
+        origin=Origin(base.replace("ws", "http", 1)),
+        additional_headers={"Cookie": guest.cookie},
+        ssl=tls,
+    ) as ws:
+        while time.monotonic() < deadline:
+            if floor_game is None:
+                game_id = (
+                    guest.games.pop() if guest.games else await asyncio.to_thread(guest.next_game)
+                )
+            else:
+                game_id = FLOOR_GAME
+            await ws.send(json.dumps({"type": "open", "game": game_id}))
+            view = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))["game"]
             while (
                 view["status"] == "in_progress"
                 and time.monotonic() < deadline
@@ -166,12 +206,55 @@ async def game_client(
                     json.dumps({"type": "move", "seq": view["seq"], "move": next_move(view)})
                 )
                 reply = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
-                if reply["type"] != "state":
-                    tally.errors += 1
                 tally.round_trips.append(time.perf_counter() - started)
-                view = reply["game"]
+                after = view_after(view, reply) if reply["type"] == "moved" else None
+                if after is None:
+                    tally.errors += 1
+                    break  # open the next game
+                view = after
             if view["status"] != "in_progress":
                 tally.game_lengths.append(view["seq"])
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """CPU seconds used so far by the server process and by each of its descendants (the
+    analysis worker and multiprocessing's resource tracker)."""
+
+    daphne: float
+    workers: dict[int, float]
+
+    @classmethod
+    def of(cls, pid: int) -> CpuSample:
+        return cls(cpu_seconds(pid), {child: cpu_seconds(child) for child in descendants(pid)})
+
+    def shares_until(self, later: CpuSample, seconds: float) -> tuple[float, float]:
+        """(Daphne's, the workers') CPU seconds from this sample to ``later``, per second."""
+        workers = sum(cpu - self.workers.get(pid, 0.0) for pid, cpu in later.workers.items())
+        return (later.daphne - self.daphne) / seconds, workers / seconds
+
+
+def backlog(since: datetime) -> int:
+    """Games finished since ``since`` that wait for their analysis."""
+    return waiting_games(since).count()
+
+
+def drain_seconds(since: datetime, cap: float) -> float | None:
+    """Seconds until no game finished since ``since`` waits for its analysis (None: not within
+    ``cap`` seconds)."""
+    started = time.monotonic()
+    while backlog(since):
+        if time.monotonic() - started > cap:
+            return None
+        time.sleep(0.25)
+    return time.monotonic() - started
+
+
+def stale_backlog_delete() -> int:
+    """Delete the finished games that earlier runs left without an analysis: the server would
+    analyse them during this run's phases."""
+    _, by_model = waiting_games().delete()
+    return by_model.get(Game._meta.label, 0)
 
 
 async def phase(clients: list[Any]) -> None:
@@ -181,12 +264,27 @@ async def phase(clients: list[Any]) -> None:
 ECHOES = {"bare": "/ws/echo/bare/", "channels": "/ws/echo/"}
 """The echo phases, by the name their rows are printed under, and the paths that
 ``bench/echo_asgi.py`` serves them on."""
+PLAY_PATH = "/ws/play/"
+"""The player's socket (protocol v2)."""
 FLOOR_PATH = "/ws/floor/"
 """``bench/echo_asgi.py``'s socket that speaks the game's protocol but plays no game."""
+FLOOR_GAME = "00000000-0000-0000-0000-000000000000"
+"""The id the floor's one "game" goes by."""
+
+
+def cpu_per_round_trip(tally: Tally, before: CpuSample, after: CpuSample) -> float:
+    """Daphne's CPU microseconds per answered message over a phase (its analysis worker and
+    other children apart)."""
+    return (after.daphne - before.daphne) / max(1, len(tally.round_trips)) * 1e6
 
 
 def run_phase(
-    kind: str, base: str, guests: list[Guest], seconds: float, floor_game: int | None = None
+    kind: str,
+    base: str,
+    guests: list[Guest],
+    seconds: float,
+    floor_game: int | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> tuple[Tally, float]:
     """Drive one client per guest for ``seconds``: through the echo named ``kind``, the game, or
     (with ``floor_game``, the moves per socket) the floor."""
@@ -197,19 +295,72 @@ def run_phase(
         clients = [echo_client(base, ECHOES[kind], deadline, tally) for _ in guests]
     else:
         clients = [
-            game_client(base, guest, deadline, tally, floor_game=floor_game) for guest in guests
+            game_client(base, guest, deadline, tally, floor_game=floor_game, tls=tls)
+            for guest in guests
         ]
     asyncio.run(phase(clients))
     return tally, time.monotonic() - started
+
+
+def topology_moves(
+    webs: int, clients: list[int], seconds: float
+) -> dict[int, tuple[float, float, float, int]]:
+    """Moves per second, p50 and p99 (ms) for each number of clients, through the production
+    topology (nginx in front of ``webs`` web processes started as the image starts them, on the
+    bench database, with Redis between them)."""
+    figures = {}
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-topology-") as directory,
+        production(
+            Path(directory),
+            database_url=DATABASE_URL,
+            secret_key=SERVER_ENV["SECRET_KEY"],
+            webs=webs,
+            extra_env={key: SERVER_ENV[key] for key in RATE_LIMITS_OFF},
+        ) as topology,
+    ):
+        tls = tls_context(topology)
+        for n in clients:
+            guests = [Guest.create() for _ in range(n)]
+            for guest in guests:
+                guest.deal_games(GAMES_DEALT_AHEAD)
+            vacuum_database()
+            moves, move_seconds = run_phase("moves", topology.ws_url, guests, seconds, tls=tls)
+            figures[n] = (*moves.summary(move_seconds), moves.errors)
+    return figures
+
+
+def print_scaling(processes: int, clients: list[int], seconds: float) -> None:
+    """The moves through nginx with one web process, then with ``processes``, and the factor."""
+    one = topology_moves(1, clients, seconds)
+    many = topology_moves(processes, clients, seconds)
+    print(f"\nThrough nginx (TLS, the production topology): 1 web process against {processes}")
+    print(f"{'N':>5} {'1 proc/s':>9} {'p50':>8} {'p99':>8} {f'{processes} procs/s':>10} "
+          f"{'p50':>8} {'p99':>8} {'scaling':>7} {'errors':>6}")  # fmt: skip
+    for n in clients:
+        (r1, p50_1, p99_1, e1), (rk, p50_k, p99_k, ek) = one[n], many[n]
+        print(f"{n:>5} {r1:>9.0f} {p50_1:>6.2f}ms {p99_1:>6.2f}ms {rk:>10.0f} {p50_k:>6.2f}ms "
+              f"{p99_k:>6.2f}ms {rk / r1:>7.2f} {e1 + ek:>6}", flush=True)  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 50, 200])
     parser.add_argument("--seconds", type=float, default=10.0)
-    args = arguments(parser, {"clients": [2], "seconds": 1.5})
+    parser.add_argument(
+        "--drain-cap", type=float, default=300.0, help="longest wait for the analyses' backlog"
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="also play through nginx with 1, then this many web processes, and print the scaling",
+    )
+    args = arguments(parser, {"clients": [2], "seconds": 1.5, "drain_cap": 60.0, "processes": 2})
 
     prepare_database()
+    stale = stale_backlog_delete()
+    days_prepare()
     [(server, base)] = start_servers("bench.echo_asgi:application")
     print(
         f"Daphne on {base}, PostgreSQL {without_password(DATABASE_URL)}, "
@@ -217,6 +368,7 @@ def main() -> None:
     )
     print(f"autovacuum is {'on' if autovacuum_on() else 'off'}; the database is vacuumed and "
           "analysed before each move phase")  # fmt: skip
+    print(f"{stale} finished game(s) that earlier runs left without an analysis deleted")
     print(f"{'N':>5} {'baseline':>8} {'/s':>7} {'p50':>8} {'p99':>8} {'moves/s':>8} {'p50':>8} "
           f"{'p99':>8} {'moves/base':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip
     try:
@@ -224,11 +376,24 @@ def main() -> None:
             guests = [Guest.create() for _ in range(n)]
             for guest in guests:
                 guest.deal_games(GAMES_DEALT_AHEAD)
-            baselines = {kind: run_phase(kind, base, guests, args.seconds) for kind in ECHOES}
+            cpu: dict[str, float] = {}
+            baselines = {}
+            for kind in ECHOES:
+                before = CpuSample.of(server.pid)
+                baselines[kind] = run_phase(kind, base, guests, args.seconds)
+                cpu[kind] = cpu_per_round_trip(baselines[kind][0], before, CpuSample.of(server.pid))
             vacuum_database()
+            phase_start, cpu_before = timezone.now(), CpuSample.of(server.pid)
             moves, move_seconds = run_phase("moves", base, guests, args.seconds)
+            cpu_after, waiting = CpuSample.of(server.pid), backlog(phase_start)
+            drained = drain_seconds(phase_start, args.drain_cap)
             floor_game = moves.moves_per_game()
+            before = CpuSample.of(server.pid)
             baselines["floor"] = run_phase("floor", base, guests, args.seconds, floor_game)
+            cpu["floor"] = cpu_per_round_trip(
+                baselines["floor"][0], before, CpuSample.of(server.pid)
+            )
+            cpu["move"] = cpu_per_round_trip(moves, cpu_before, cpu_after)
             m_rate, m_p50, m_p99 = moves.summary(move_seconds)
             for kind, (baseline, baseline_seconds) in baselines.items():
                 b_rate, b_p50, b_p99 = baseline.summary(baseline_seconds)
@@ -240,8 +405,23 @@ def main() -> None:
                 )
             print(f"{'':>5} (a game took {floor_game} moves on average; the floor's clients "
                   "made as many on each socket)")  # fmt: skip
+            print(f"{'':>5} Daphne's CPU per answer: "
+                  + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in cpu.items()),
+                  flush=True)  # fmt: skip
+            finished = Game.objects.filter(finished_at__gte=phase_start).count()
+            daphne_share, worker_share = cpu_before.shares_until(cpu_after, move_seconds)
+            print(
+                f"{'':>5} analysis: {finished} games finished ({finished / move_seconds:.1f}/s); "
+                f"CPU of the analysis worker {worker_share:.0%}, of Daphne {daphne_share:.0%}; "
+                f"{waiting} waiting at the end, "
+                + (f"drained {drained:.1f} s later" if drained is not None
+                   else f"not drained within {args.drain_cap:g} s"),
+                flush=True,
+            )  # fmt: skip
     finally:
         stop_process(server)
+    if args.processes:
+        print_scaling(args.processes, args.clients, args.seconds)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,11 @@
 
 For each R (rooms of 8 racers), opens R rooms in the bench database, starts a race in each on a
 fresh deal once every racer sits in the room (no countdown), and has every racer play their own
-game on the game socket at a human pace (a fitting card when there is one, else a draw) while
-listening on the room socket. A move's delay is the time from sending it to the moment the last
-of the other seven racers has its ``progress`` frame. Run once with one Daphne process (the
-in-process channel layer), then with two processes sharing PostgreSQL and Redis, racers of every
-room split between them.
+game on the player's socket (``/ws/play/``) at a human pace (a fitting card when there is one,
+else a draw) while listening on the room socket. A move's delay is the time from sending it to the
+moment the last of the other seven racers has its ``progress`` frame. Run once with one Daphne
+process (the in-process channel layer), then with two processes sharing PostgreSQL and Redis,
+racers of every room split between them.
 
     .venv/bin/python bench/races.py [--rooms 1 5 10] [--seconds 10] [--pace 0.25] [--smoke]
 
@@ -35,6 +35,7 @@ from websockets.typing import Origin
 
 from bench.options import arguments
 from bench.servers import REDIS_URL, prepare_database, start_servers, vacuum_database
+from deploy.clients import view_after
 from deploy.processes import stop_process
 
 django.setup()
@@ -148,8 +149,9 @@ async def race(
     listener = asyncio.create_task(listen(room, racer.name, timings))
     await started.wait()
     deadline = time.monotonic() + seconds
-    board = await connect(base, f"/ws/games/{racer.game_id}/", racer.cookie)
+    board = await connect(base, "/ws/play/", racer.cookie)
     try:
+        await board.send(json.dumps({"type": "open", "game": racer.game_id}))
         view = json.loads(await board.recv())["game"]
         while view["status"] == "in_progress" and time.monotonic() < deadline:
             await asyncio.sleep(pace)
@@ -158,7 +160,9 @@ async def race(
             timings.sent[(racer.name, view["seq"] + 1)] = time.perf_counter()
             await board.send(json.dumps({"type": "move", "seq": view["seq"], "move": move}))
             reply = json.loads(await asyncio.wait_for(board.recv(), TIMEOUT))
-            view = reply.get("game", view)
+            view = view_after(view, reply) if reply["type"] == "moved" else reply.get("game")
+            if view is None:
+                break  # neither the move's change nor the state: nothing to go on from
         await asyncio.sleep(1.0)  # let the last moves reach the others
     finally:
         listener.cancel()

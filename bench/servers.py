@@ -30,6 +30,8 @@ SERVER_ENV = {
     "GAME_SOCKET_BURST": "1000000",
     "LOG_LEVEL": "WARNING",
 }
+RATE_LIMITS_OFF = ("GAME_SOCKET_RATE", "GAME_SOCKET_BURST", "LOG_LEVEL")
+"""The settings of :data:`SERVER_ENV` a bench also gives web processes it starts otherwise."""
 os.environ.update(SERVER_ENV)
 os.environ.pop("REDIS_URL", None)  # the bench process itself needs no channel layer
 os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"

@@ -4,7 +4,10 @@
     .venv/bin/python bench/solver.py --smoke
 
 For each variant it solves the deals of seeds S, S+1, …, S+N-1 and prints the win rate, the mean
-par, and the median, 95th percentile and maximum of the time and peak memory of both searches. Each
+par, and the median, 95th percentile and maximum of the time and peak memory of both searches;
+then the figures the analysis worker feels: par's median and 90th percentile and how many pars are
+exact, a deal's whole verdict (par and winnability, as ``deal_verdict`` computes it), and par asked
+a second time for the same deal (remembered by ``find_par``). Each
 search runs in a child process of its own (``fork``), so its peak memory is the child's peak
 resident set less what it had at the start: the memory that search needed, measured by the
 operating system. Time is given twice: wall-clock, as a worker would wait, and processor time,
@@ -31,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.options import arguments
 from game.engine.deal import Deal
-from game.engine.solver import find_par, solve
+from game.engine.solver import find_par, par_cache_clear, solve
 from game.engine.variants import Variant
 
 Measurement = dict[str, float | int | bool | None]
@@ -48,6 +51,8 @@ class Run:
     nodes: int
     answer: int | bool | None
     exact: bool
+    again_ms: float = math.nan
+    """For par: the time of asking again for the same deal, in the same process."""
 
 
 def measured(search: Callable[[], Measurement]) -> Measurement:
@@ -87,12 +92,18 @@ def winnability(deal: Deal, variant: Variant) -> Measurement:
 
 
 def par(deal: Deal, variant: Variant) -> Measurement:
+    par_cache_clear()
     result = find_par(deal, variant)
+    started = time.perf_counter()
+    again = find_par(deal, variant)
+    again_ms = (time.perf_counter() - started) * 1000
+    assert again.par == result.par
     return {
         "ms": result.elapsed_ms,
         "nodes": result.nodes,
         "answer": result.par,
         "exact": result.exact,
+        "again_ms": again_ms,
     }
 
 
@@ -112,6 +123,7 @@ def bench(
                 nodes=int(figures["nodes"] or 0),
                 answer=figures["answer"],  # type: ignore[arg-type]
                 exact=bool(figures["exact"]),
+                again_ms=float(figures.get("again_ms") or math.nan),
             )
         )
     return runs
@@ -142,6 +154,28 @@ def report(name: str, runs: list[Run]) -> None:
     )
 
 
+def worker_figures(wins: list[Run], pars: list[Run]) -> None:
+    """What the analysis worker waits for on a deal it has not solved before, and on one it has."""
+    exact = sum(1 for run in pars if run.exact)
+    print(
+        f"  par p50 {percentile([run.ms for run in pars], 50):.1f} ms, "
+        f"p90 {percentile([run.ms for run in pars], 90):.1f} ms "
+        f"(CPU p50 {percentile([run.cpu_ms for run in pars], 50):.1f} ms, "
+        f"p90 {percentile([run.cpu_ms for run in pars], 90):.1f} ms); "
+        f"exact on {exact} of {len(pars)} deals ({exact / len(pars):.0%})"
+    )
+    verdicts = [win.ms + par.ms for win, par in zip(wins, pars, strict=True)]
+    print(
+        f"  worker verdict (par + winnability, a new deal): p50 {percentile(verdicts, 50):.1f} ms, "
+        f"p90 {percentile(verdicts, 90):.1f} ms"
+    )
+    again = [run.again_ms * 1000 for run in pars]
+    print(
+        f"  par asked again (remembered): p50 {percentile(again, 50):.1f} µs, "
+        f"p90 {percentile(again, 90):.1f} µs"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -168,11 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         report("winnability", runs)
         if not args.skip_par:
-            runs = bench(variant, seeds, par)
-            exact = sum(1 for run in runs if run.exact)
-            mean = statistics.fmean(float(run.answer or 0) for run in runs)
-            print(f"  mean par {mean:.1f} ({exact} of {len(runs)} exact)")
-            report("par", runs)
+            pars = bench(variant, seeds, par)
+            exact = sum(1 for run in pars if run.exact)
+            mean = statistics.fmean(float(run.answer or 0) for run in pars)
+            print(f"  mean par {mean:.1f} ({exact} of {len(pars)} exact)")
+            report("par", pars)
+            worker_figures(runs, pars)
     return 0
 
 

@@ -3,13 +3,14 @@
 :class:`Visitor` speaks HTTP/1.1 over TLS to the topology's nginx (checking its own certificate),
 keeps its cookies and never follows a redirect by itself.
 
-:class:`Player` plays a whole game over the websocket protocol, as the game page does: it sends
-the move the VIEW offers (the first card that fits, else a draw), waits for the answer, and never
-gives up on a move: after a retryable error or a rate limit it sends the same move with the same
-``seq`` again, and after a lost connection it reconnects and goes on from the state the server
-sends on connect. It remembers every move the server acknowledged, every close it saw and how long
-each answer took, so that a test or a bench can compare them with the stored log. Its connection
-is anything with the small :class:`Connection` interface: a real websocket
+:class:`Player` plays a whole game over the player's socket (``/ws/play/``, protocol v2), as the
+game page does: it opens its game, sends the move the VIEW offers (the first card that fits, else
+a draw), waits for the answer (the move's change, applied to its VIEW as the page applies it) and
+never gives up on a move: after a retryable error or a rate limit it sends the same move with the
+same ``seq`` again, and after a lost connection it reconnects, opens its game again and goes on
+from the state that answers. It remembers every move the server acknowledged, every close it saw
+and how long each answer took, so that a test or a bench can compare them with the stored log.
+Its connection is anything with the small :class:`Connection` interface: a real websocket
 (:func:`game_player`, through nginx) or Channels' communicator in a test's own process.
 
 The tests under ``tests/deploy/`` and the benches under ``bench/`` drive the topology with these.
@@ -35,6 +36,10 @@ from websockets.typing import Origin
 
 from deploy.processes import HOST
 from deploy.topology import Topology
+from game.engine import change_applied
+from game.engine.view import PublicView
+
+PLAY_PATH = "/ws/play/"
 
 
 class Closed(Exception):
@@ -57,15 +62,34 @@ def next_move(view: dict[str, Any]) -> str:
     return str(view["tableau"][playable[0]]) if playable else "draw"
 
 
+def view_after(view: dict[str, Any], moved: dict[str, Any]) -> dict[str, Any] | None:
+    """``view`` brought forward by a ``moved`` frame, as the page's ``static/js/view.js`` does;
+    None when the frame does not follow on from it (a frame was missed: ask for the state)."""
+    if moved["game"] != view["id"] or moved["seq"] != view["seq"] + 1:
+        return None
+    public: Any = {name: view[name] for name in PublicView.__annotations__}
+    change: Any = moved
+    return {**view, **change_applied(public, change), "finished_at": moved["finished_at"]}
+
+
+def frame_seq(frame: dict[str, Any]) -> int:
+    """The moves made in the game as a frame leaves it: a ``moved`` frame's ``seq``, or its VIEW's
+    (a state, a refusal, a hint)."""
+    seq: int = frame["seq"] if frame["type"] == "moved" else frame["game"]["seq"]
+    return seq
+
+
 Connect = Callable[[], Awaitable[Connection]]
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, TimeoutError, Closed)
 
 
 @dataclass
 class Player:
-    """The player of one game, reaching it through ``connect``."""
+    """The player of game ``game_id``, reaching the site through ``connect`` (a player's socket,
+    which opens with no game)."""
 
     connect: Connect
+    game_id: str
     acknowledged: dict[int, str] = field(default_factory=dict)
     reconnects: int = 0
     closed_codes: list[int] = field(default_factory=list)
@@ -106,11 +130,7 @@ class Player:
             return self.view
 
     async def _play_on(self, connection: Connection, target: int | None, pause: float) -> None:
-        frame = await self._receive(connection)
-        if frame["type"] == "error" and frame.get("retryable"):
-            raise Closed(4503)  # refused for now: the server closes next; come back
-        assert frame["type"] == "state", frame
-        self.view = frame["game"]
+        await self._open(connection)
         while self.view["status"] == "in_progress":
             if target is not None and len(self.acknowledged) >= target:
                 return
@@ -119,6 +139,23 @@ class Player:
             await self._await_answer(connection, seq, move)
             if pause:
                 await asyncio.sleep(pause)
+
+    async def _open(self, connection: Connection) -> None:
+        """Open the game on a new connection, and take the state that answers."""
+        opening = json.dumps({"type": "open", "game": self.game_id})
+        await connection.send(opening)
+        while True:
+            frame = await self._receive(connection)
+            if frame["type"] == "state" and frame["game"]["id"] == self.game_id:
+                self.view = frame["game"]
+                return
+            if frame["type"] == "error" and frame.get("retryable"):
+                self.retryable_errors += 1
+                await asyncio.sleep(frame.get("retry_after_ms", 250) / 1000)
+                await connection.send(opening)
+                continue
+            if frame["type"] == "error":
+                raise AssertionError(f"game {self.game_id} not opened: {frame}")
 
     async def _receive(self, connection: Connection) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(await connection.receive(self.answer_timeout))
@@ -133,12 +170,16 @@ class Player:
         sent = time.monotonic()
         while True:
             frame = await self._receive(connection)
-            if frame["type"] == "state" and frame["game"]["seq"] > seq:
+            after = self._view_from(frame)
+            if after is not None and after["seq"] > seq:
                 self.answer_seconds.append(time.monotonic() - sent)
                 self.acknowledged_at.append(time.monotonic())
-                self.view = frame["game"]
+                self.view = after
                 self.acknowledged[seq] = move
                 return
+            if frame["type"] == "moved" and after is None and frame["seq"] > self.view["seq"]:
+                await connection.send(json.dumps({"type": "sync"}))  # a frame was missed
+                continue
             if frame["type"] != "error":
                 continue  # a broadcast of no news
             self.answer_seconds.append(time.monotonic() - sent)
@@ -152,6 +193,15 @@ class Player:
                 self.view = frame["game"]
                 return
             raise AssertionError(f"move {seq} {move} refused: {frame}")
+
+    def _view_from(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The VIEW of this player's game a state or ``moved`` frame brings (None: no VIEW)."""
+        if frame["type"] == "state" and frame["game"]["id"] == self.game_id:
+            view: dict[str, Any] = frame["game"]
+            return view
+        if frame["type"] == "moved":
+            return view_after(self.view, frame)
+        return None
 
 
 def tls_context(topology: Topology) -> ssl.SSLContext:
@@ -257,22 +307,35 @@ class Visitor:
         )
 
 
-async def open_game_socket(
-    topology: Topology, game_id: object, session_key: str, *, web_port: int | None = None
+async def open_play_socket(
+    topology: Topology, session_key: str, *, web_port: int | None = None
 ) -> ClientConnection:
-    """A websocket to a game through nginx, from the site's own origin, with a session cookie;
-    with ``web_port``, straight to that web process instead (to choose which one serves it)."""
+    """A player's websocket (``/ws/play/``, no game open yet) through nginx, from the site's own
+    origin, with a session cookie; with ``web_port``, straight to that web process instead (to
+    choose which one serves it)."""
     if web_port is None:
         url, origin, context = topology.ws_url, topology.url, tls_context(topology)
     else:
         url, origin, context = f"ws://{HOST}:{web_port}", f"http://{HOST}:{web_port}", None
     return await websockets.connect(
-        f"{url}/ws/games/{game_id}/",
+        f"{url}{PLAY_PATH}",
         ssl=context,
         origin=Origin(origin),
         additional_headers={"Cookie": f"sessionid={session_key}"},
         open_timeout=10,
     )
+
+
+async def open_game_socket(
+    topology: Topology, game_id: object, session_key: str, *, web_port: int | None = None
+) -> ClientConnection:
+    """A player's websocket with game ``game_id`` asked to open: its first frame answers that
+    (the state, or the refusal)."""
+    socket = await open_play_socket(topology, session_key, web_port=web_port)
+    # A socket refused as it opens (the database is down) may be closing: its frame says why.
+    with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+        await socket.send(json.dumps({"type": "open", "game": str(game_id)}))
+    return socket
 
 
 async def receive_json(socket: ClientConnection, timeout: float = 10) -> dict[str, Any]:
@@ -306,9 +369,10 @@ def game_player(topology: Topology, game_id: object, session_key: str) -> Player
     """A player of one game through the topology's nginx."""
 
     async def connect() -> WebsocketConnection:
-        return WebsocketConnection(await open_game_socket(topology, game_id, session_key))
+        return WebsocketConnection(await open_play_socket(topology, session_key))
 
     return Player(
         connect,
+        str(game_id),
         transient_errors=(*CONNECTION_ERRORS, websockets.exceptions.WebSocketException),
     )

@@ -109,13 +109,16 @@ def nginx_site(
     certificate: Path,
     key: Path,
 ) -> str:
-    """``deploy/nginx.conf`` with the names of other machines replaced by this machine's."""
+    """``deploy/nginx.conf`` with the names of other machines replaced by this machine's; with
+    fewer web processes than it names (a bench's one-process baseline), the others left out."""
     config = (ROOT / "deploy" / "nginx.conf").read_text()
     servers = re.findall(r"server (web\d+):8000", config)
-    if len(servers) != len(web_ports):
+    if not 0 < len(web_ports) <= len(servers):
         raise ProcessError(f"nginx.conf names {len(servers)} web processes, not {len(web_ports)}")
-    for name, port in zip(servers, web_ports, strict=True):
+    for name, port in zip(servers, web_ports, strict=False):
         config = config.replace(f"server {name}:8000", f"server {HOST}:{port}")
+    for name in servers[len(web_ports) :]:
+        config = re.sub(rf"\n[ \t]*server {name}:8000[^\n]*", "", config)
     replacements = {
         "listen 80;": f"listen {HOST}:{http_port};",
         "listen 443 ssl;": f"listen {HOST}:{https_port} ssl;",
@@ -226,6 +229,19 @@ class Topology:
 
     def web_logs(self) -> str:
         return "\n".join(f"--- {web.log.name}\n{log_tail(web.log)}" for web in self.webs)
+
+    def web_log_marks(self) -> list[int]:
+        """Where each web process's log ends now (see :meth:`web_logs_since`)."""
+        return [web.log.stat().st_size if web.log.exists() else 0 for web in self.webs]
+
+    def web_logs_since(self, marks: list[int]) -> list[str]:
+        """What each web process has logged since ``marks`` (from :meth:`web_log_marks`)."""
+        logs = []
+        for web, mark in zip(self.webs, marks, strict=True):
+            with web.log.open("rb") as log:
+                log.seek(mark)
+                logs.append(log.read().decode(errors="replace"))
+        return logs
 
 
 def production_env(

@@ -4,6 +4,8 @@ This module is imported by a freshly spawned worker process, so it imports the e
 """
 
 import os
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,11 +18,33 @@ Verdict = dict[str, Any]
 """A deal's winnability and par, as stored in DealPar."""
 
 ANALYSIS_NICENESS = 19
+PARENT_CHECK_SECONDS = 0.5
+
+
+def worker_start(parent_pid: int) -> None:
+    """Set up the worker process: below the server's priority, and gone once the server is."""
+    yield_to_play()
+    threading.Thread(
+        target=exit_with_parent, args=(parent_pid,), name="parent-watch", daemon=True
+    ).start()
 
 
 def yield_to_play() -> None:
     """Run the worker at a lower priority than the server: moves come before analyses."""
     os.nice(ANALYSIS_NICENESS)
+
+
+def exit_with_parent(parent_pid: int) -> None:
+    """Exit as soon as the server process that started the worker is gone.
+
+    A server killed outright (``kill -9``) cannot stop its worker, which would wait for work
+    forever; its parent then becomes another process. (Linux's ``PR_SET_PDEATHSIG`` would fire
+    when the *thread* that started the worker ends, not the process.) The worker's helper, the
+    resource tracker, ends by itself once no process holds its pipe.
+    """
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 def deal_verdict(seed: str, variant: str) -> Verdict:

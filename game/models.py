@@ -39,6 +39,7 @@ class Mode(models.TextChoices):
     CASUAL = "casual", "Casual"
     DAILY = "daily", "Daily challenge"
     RACE = "race", "Race"
+    CHALLENGE = "challenge", "Friend challenge"
 
 
 class DealSource(models.TextChoices):
@@ -48,6 +49,7 @@ class DealSource(models.TextChoices):
     WINNABLE = "winnable", "A fresh secret deal the solver proves winnable"
     DAILY = "daily", "The day's secret deal, for the player's ranked attempt"
     RACE = "race", "A race's fresh deal, dealt to every racer at once"
+    CHALLENGE = "challenge", "A friend challenge's fresh deal, dealt to each friend in turn"
     REPLAY = "replay", "A deal already seen: played again, shared, or a daily replay"
 
 
@@ -55,11 +57,13 @@ RANKED_SOURCES: Final = (DealSource.RANDOM, DealSource.WINNABLE, DealSource.DAIL
 """Deals the player cannot have seen before the game began, so that a game on one ranks: a fresh
 deal of their own, or the day's deal during the day (on the day's board only). A race's deal is
 dealt to up to eight racers at once, one of whom could scout it for another: races rank on their
-own rating, not on the boards."""
+own rating, not on the boards. A friend challenge's deal is played by each friend in turn over days,
+so it is a known deal to all but the first: challenges rank on their own page only."""
 MODE_SOURCES: Final = {
     Mode.CASUAL: (DealSource.RANDOM, DealSource.WINNABLE, DealSource.REPLAY),
     Mode.DAILY: (DealSource.DAILY, DealSource.REPLAY),
     Mode.RACE: (DealSource.RACE,),
+    Mode.CHALLENGE: (DealSource.CHALLENGE,),
 }
 """The deal sources each mode's games may have."""
 
@@ -163,6 +167,13 @@ class Game(models.Model):
                 name="game_live_recent",
                 condition=Q(status=Status.IN_PROGRESS),
             ),
+            # The analysis queue (game.postgame): finished games, walked from the newest down to
+            # a floor, so that looking for games to analyse never scans every game ever played.
+            models.Index(
+                fields=["finished_at"],
+                name="game_finished",
+                condition=Q(finished_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -237,3 +248,22 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id}"
+
+
+class AnalysisClaim(models.Model):
+    """A finished game's place in the analysis queue while it is being analysed, or once it failed.
+
+    The queue itself is every finished game without a GameAnalysis (``game.postgame``); a row here
+    exists only while a process holds the game (until ``claimed_until``: a lease, so that a process
+    that dies frees it) or after its analysis failed (``failures``: a game that keeps failing is
+    given up). The row is deleted with the analysis stored.
+    """
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis_claim"
+    )
+    claimed_until = models.DateTimeField()
+    failures = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"claim on {self.game_id} until {self.claimed_until}"

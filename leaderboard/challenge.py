@@ -4,7 +4,8 @@ ranked attempts and their replays of a day's deal."""
 import hmac
 import logging
 import uuid
-from datetime import date, datetime
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from hashlib import sha256
 from typing import Final
 
@@ -191,3 +192,34 @@ def _closed_at(attempt: DailyAttempt, now: datetime) -> datetime:
     ends_at = attempt.daily.ends_at
     last_move_at = attempt.game.last_move_at
     return ends_at if last_move_at is None or last_move_at < ends_at else now
+
+
+DAYS_AHEAD: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class DaysPrepared:
+    """What :func:`days_prepare` did: the attempts it closed, and the days it made ready."""
+
+    closed: list[uuid.UUID]
+    days: list[Daily]
+
+
+def days_prepare(days: int = DAYS_AHEAD) -> DaysPrepared:
+    """Close the ranked attempts of days that are over, and make today's challenge and the next
+    ``days`` days', each with its par. Every web process runs this at start and then hourly
+    (``core.scheduled``; ``manage.py daily_prepare`` in the foreground).
+
+    Safe to run in several processes at once: closing is idempotent, a day's date is unique and its
+    seed the same for everyone (``daily_for``), and a deal's verdict is kept once per deal
+    (``daily_par_compute``); two processes at most solve the same deal twice.
+    """
+    closed = daily_attempts_close()
+    today = utc_today()
+    prepared = []
+    for ahead in range(days + 1):
+        daily = daily_for(today + timedelta(days=ahead))
+        if daily.par is None:
+            daily_par_compute(daily=daily)
+        prepared.append(daily)
+    return DaysPrepared(closed=closed, days=prepared)

@@ -41,3 +41,11 @@ DATABASES["default"].get("OPTIONS", {}).pop("options", None)
 # Tests play whole games as fast as the machine allows; the rate-limit test sets its own limits.
 GAME_SOCKET_RATE = 10_000.0
 GAME_SOCKET_BURST = 10_000
+
+# The suite asks the API far faster than anyone may; the throttling tests set their own limit.
+API_RATE_PER_MINUTE = 0
+
+# Each web process makes the coming days' challenges by itself (core.scheduled): in the suite's
+# processes that would solve three deals in the middle of tests about other things. The tests of
+# scheduled work start the jobs themselves.
+SCHEDULED_WORK = False

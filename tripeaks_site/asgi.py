@@ -17,6 +17,7 @@ from game.routing import websocket_urlpatterns as game_websockets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns as leaderboard_websockets  # noqa: E402
 from races.routing import websocket_urlpatterns as race_websockets  # noqa: E402
 from spectate.routing import websocket_urlpatterns as spectate_websockets  # noqa: E402
+from tripeaks_site.background import start_with_the_server  # noqa: E402
 from tripeaks_site.routing import websocket_router  # noqa: E402
 
 websocket_routes = [
@@ -35,3 +36,5 @@ application = ProtocolTypeRouter(
         "websocket": websocket_stack(websocket_router(websocket_routes)),
     }
 )
+
+start_with_the_server()

@@ -15,6 +15,8 @@ Every variable has a safe default for a newcomer's machine: SQLite and Channels'
 - ``DEFAULT_FROM_EMAIL``: the sender of the site's mail.
 - ``DAILY_SEED_SECRET``: the key the daily challenge's seeds are drawn with; by default one derived
   from ``SECRET_KEY``. Changing it changes every daily not yet created.
+- ``API_RATE_PER_MINUTE``: requests one address may make of the public API a minute (60).
+- ``API_CACHE_SECONDS``: how long the API's answers are cached (10).
 """
 
 import hashlib
@@ -81,12 +83,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "core",
     "game",
     "accounts",
     "leaderboard",
     "races",
     "spectate",
     "moderation",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -117,6 +121,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.looks",
             ],
         },
     },
@@ -128,9 +133,9 @@ TEMPLATES = [
 # keeping one per thread: under ASGI every request runs in a thread of its own, so persistent
 # connections would open a session per request and leave it lingering (Django's documentation says
 # to turn them off under ASGI). A connection is checked as it leaves the pool, so one cut by a
-# database restart is replaced before a request sees it. The game's two database threads each hold
-# a connection of the pool for good (game/live.py). docs/operations.md sizes the pool against
-# PostgreSQL's max_connections.
+# database restart is replaced before a request sees it. The game's two database threads and the
+# analysis loop's each hold a connection of the pool for good (game/live.py, game/postgame.py).
+# docs/operations.md sizes the pool against PostgreSQL's max_connections.
 # - DATABASE_POOL_SIZE: connections a process may hold at once (10). DATABASE_POOL_TIMEOUT: seconds
 #   a request waits for one before it fails (5).
 # - DATABASE_CONNECT_TIMEOUT: seconds to open a connection (3). DATABASE_STATEMENT_TIMEOUT_MS: the
@@ -179,11 +184,15 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "tripeaks"},
         },
     }
+    # The cache holds the public API's rate counters and its short-lived answers (api/): a Redis
+    # that stops answering must cost a request a second at most, not hang it (the API then serves
+    # without them).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "tripeaks",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         },
     }
 else:
@@ -295,6 +304,10 @@ LOGGING = {
 GAME_SOCKET_RATE = float(os.environ.get("GAME_SOCKET_RATE", "20"))
 GAME_SOCKET_BURST = int(os.environ.get("GAME_SOCKET_BURST", "40"))
 
+# Scheduled work (docs/operations.md): each web process runs the apps' periodic jobs (closing and
+# making the daily challenges) beside its analysis loop. 0 keeps a process from starting them.
+SCHEDULED_WORK = env_bool("SCHEDULED_WORK", True)
+
 # Races (docs/races.md): seconds of countdown between the host's start and the first move.
 RACE_COUNTDOWN_SECONDS = float(os.environ.get("RACE_COUNTDOWN_SECONDS", "5"))
 
@@ -317,3 +330,8 @@ MODERATION_HARD_SHARE = float(os.environ.get("MODERATION_HARD_SHARE", "0.75"))
 MODERATION_HARD_MIN_OTHERS = int(os.environ.get("MODERATION_HARD_MIN_OTHERS", "5"))
 # Players' reports of a score: how many one player may file in an hour.
 MODERATION_REPORTS_PER_HOUR = int(os.environ.get("MODERATION_REPORTS_PER_HOUR", "10"))
+
+# The public API (api/, docs/api.md): requests one address may make a minute (0: no limit), and
+# how long, in seconds, its answers are kept in the cache and by clients (0: not at all).
+API_RATE_PER_MINUTE = int(os.environ.get("API_RATE_PER_MINUTE", "60"))
+API_CACHE_SECONDS = int(os.environ.get("API_CACHE_SECONDS", "10"))

@@ -35,6 +35,7 @@ class Bench:
     redis: bool = False
     database: str | None = None
     """The database it fills, if any: benches on one database run one after another."""
+    timeout: float = BENCH_TIMEOUT
 
 
 BENCHES = [
@@ -45,7 +46,10 @@ BENCHES = [
     ),
     Bench(
         "solver.py",
-        (r"^tripeaks:$", r"^  win rate ", r"^  winnability time: ", r"^  par time: "),
+        (r"^tripeaks:$", r"^  win rate ", r"^  winnability time: ", r"^  par time: ",
+         r"^  par p50 [\d.]+ ms, p90 [\d.]+ ms .*; exact on \d+ of \d+ deals",
+         r"^  worker verdict \(par \+ winnability, a new deal\): p50 ",
+         r"^  par asked again \(remembered\): p50 "),
     ),
     Bench(
         "writer.py",
@@ -56,9 +60,16 @@ BENCHES = [
     Bench(
         "moves.py",
         (r"^ +N baseline +/s +p50 +p99 +moves/s +p50 +p99 +moves/base +p99 ratio +errors$",
-         r"^ +\d+ +bare ", r"^ +\d+ +channels ", r"^ +\d+ +floor "),
+         r"^ +\d+ +bare ", r"^ +\d+ +channels ", r"^ +\d+ +floor ",
+         r"^ +Daphne's CPU per answer: bare \d+ µs, channels \d+ µs, floor \d+ µs, move \d+ µs$",
+         r"^ +analysis: \d+ games finished .*; CPU of the analysis worker \d+%, of Daphne \d+%; "
+         r"\d+ waiting at the end, (drained|not drained)",
+         r"^ +N +1 proc/s +p50 +p99 +2 procs/s +p50 +p99 +scaling +errors$",
+         r"^ +\d+ +\d+ .* \d+\.\d\d +\d+$"),
         postgresql=True,
+        redis=True,  # its production topology runs a Redis of its own
         database="bench",
+        timeout=480.0,  # two topologies of its own after its own phases
     ),
     Bench(
         "races.py",
@@ -74,6 +85,10 @@ BENCHES = [
          r"^ +drill +before/s +during/s +after/s +unavailable +closed +longest answer$",
          r"^ +redis stopped ", r"^ +postgresql stopped ", r"^ +postgresql frozen "),
         postgresql=True,
+        # A topology and a PostgreSQL cluster of its own, three drills: 70-100 s alone on two
+        # cores, and it runs beside the other benches (Lighthouse's topology and Chromium among
+        # them), where 180 s ran out once.
+        timeout=480.0,
     ),
     Bench(
         "leaderboard.py",
@@ -81,6 +96,13 @@ BENCHES = [
          r"^scores_record, one finished game "),
         postgresql=True,
         database="leaderboard",
+    ),
+    Bench(
+        "lighthouse.py",
+        (r"^page +form factor +performance +accessibility +best practices +seo$",
+         r"^home +mobile +\d+ +\d+ +\d+ +\d+$", r"^home +desktop +\d+ +\d+ +\d+ +\d+$"),
+        postgresql=True,
+        timeout=480.0,  # a topology of its own, then two Lighthouse runs in Chromium
     ),
 ]  # fmt: skip
 
@@ -111,7 +133,7 @@ class SmokeRun:
     output: str
 
 
-def smoke_run(script: str) -> SmokeRun:
+def smoke_run(script: str, timeout: float = BENCH_TIMEOUT) -> SmokeRun:
     """Run ``bench/<script> --smoke`` with the suite's environment.
 
     The bench leads a session of its own, so that servers it started go with it if it hangs.
@@ -125,7 +147,7 @@ def smoke_run(script: str) -> SmokeRun:
         start_new_session=True,
     )
     try:
-        output, _ = bench.communicate(timeout=BENCH_TIMEOUT)
+        output, _ = bench.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(bench.pid, signal.SIGKILL)
         output, _ = bench.communicate()
@@ -137,7 +159,7 @@ def lane_run(benches: list[Bench], runs: dict[str, Future[SmokeRun]]) -> None:
     """Run ``benches`` one after another, each to its future."""
     for bench in benches:
         try:
-            runs[bench.script].set_result(smoke_run(bench.script))
+            runs[bench.script].set_result(smoke_run(bench.script, bench.timeout))
         except Exception as error:
             runs[bench.script].set_exception(error)
 

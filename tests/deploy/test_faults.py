@@ -20,7 +20,14 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from deploy.clients import Player, Visitor, game_player, open_game_socket, receive_json
+from deploy.clients import (
+    Player,
+    Visitor,
+    frame_seq,
+    game_player,
+    open_game_socket,
+    receive_json,
+)
 from deploy.servers import PrivatePostgres
 from deploy.topology import Topology, production
 
@@ -115,6 +122,7 @@ def test_a_redis_outage_stops_no_move_and_leaves_no_subscription(
     seats = [seat(topology) for _ in range(PLAYERS)]
     players = [game_player(topology, game_id, session) for game_id, session in seats]
     during: list[int] = []
+    marks = topology.web_log_marks()
 
     async def outage() -> None:
         await asyncio.sleep(1.0)
@@ -135,6 +143,16 @@ def test_a_redis_outage_stops_no_move_and_leaves_no_subscription(
     assert_nothing_acknowledged_was_lost(database, seats, players)
     assert asyncio.run(a_move_reaches_the_other_process(topology)) == 1
     assert subscriptions_once_quiet(topology) == set()
+    assert_told_once(topology.web_logs_since(marks), "The channel layer (Redis)")
+
+
+def assert_told_once(logs: list[str], part: str) -> None:
+    """Each web process logged the outage of ``part`` as it began and as it ended, once each,
+    and no traceback at all: not a line per failed request, move or broadcast."""
+    for log in logs:
+        assert "Traceback" not in log, log
+        assert log.count(f"{part} unavailable") == 1, log
+        assert log.count(f"{part} back after") == 1, log
 
 
 async def a_move_reaches_the_other_process(topology: Topology) -> int:
@@ -147,8 +165,7 @@ async def a_move_reaches_the_other_process(topology: Topology) -> int:
         await receive_json(second)
         await first.send('{"type": "move", "seq": 0, "move": "draw"}')
         await receive_json(first)
-        seen: int = (await receive_json(second))["game"]["seq"]
-        return seen
+        return frame_seq(await receive_json(second))
     finally:
         await first.close()
         await second.close()
@@ -173,6 +190,7 @@ def test_postgresql_stopped_then_started_plays_on_by_itself(
     seats = [seat(topology) for _ in range(PLAYERS)]
     players = [game_player(topology, game_id, session) for game_id, session in seats]
     seen: dict[str, object] = {}
+    marks = topology.web_log_marks()
 
     async def outage() -> None:
         await asyncio.sleep(1.0)
@@ -201,6 +219,7 @@ def test_postgresql_stopped_then_started_plays_on_by_itself(
     assert max(answer for player in players for answer in player.answer_seconds) < LONGEST_ANSWER
     assert [code for player in players for code in player.closed_codes] == []
     assert_nothing_acknowledged_was_lost(database, seats, players)
+    assert_told_once(topology.web_logs_since(marks), "PostgreSQL")
 
 
 async def refused_socket(topology: Topology, game: tuple[str, str]) -> tuple[str, int]:

@@ -12,7 +12,14 @@ from axes.models import AccessAttempt
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 
-from deploy.clients import Visitor, game_player, open_game_socket, receive_json
+from deploy.clients import (
+    PLAY_PATH,
+    Visitor,
+    frame_seq,
+    game_player,
+    open_game_socket,
+    receive_json,
+)
 from deploy.topology import Topology
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
@@ -128,6 +135,7 @@ def test_two_tabs_on_the_two_processes_see_each_others_moves(topology: Topology)
         player=GamePlayer(user_id=user.pk, guest_key=""), variant=Variant.TRIPEAKS, seed="1"
     )
     session = signed_in_session(user)
+    earlier = len(topology.upstreams(PLAY_PATH))  # the sockets of the tests before
 
     async def two_tabs() -> list[int]:
         tabs = [await open_game_socket(topology, game.id, session) for _ in range(4)]
@@ -135,14 +143,14 @@ def test_two_tabs_on_the_two_processes_see_each_others_moves(topology: Topology)
             for tab in tabs:
                 assert (await receive_json(tab))["type"] == "state"
             await tabs[0].send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
-            return [(await receive_json(tab))["game"]["seq"] for tab in tabs]
+            return [frame_seq(await receive_json(tab)) for tab in tabs]
         finally:
             for tab in tabs:
                 await tab.close()
 
     assert asyncio.run(two_tabs()) == [1, 1, 1, 1]
     time.sleep(0.5)  # nginx writes a websocket's line once it has closed
-    assert set(topology.upstreams(f"/ws/games/{game.id}/")) == {web.port for web in topology.webs}
+    assert set(topology.upstreams(PLAY_PATH)[earlier:]) == {web.port for web in topology.webs}
     state = GameState.replay(Deal.from_seed("1"), Variant.TRIPEAKS, ["draw"])
     assert Game.objects.get(id=game.id).move_count == state.seq
 

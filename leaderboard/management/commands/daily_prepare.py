@@ -1,19 +1,16 @@
 """Close the days that are over and make today's and the coming days' challenges ahead of time,
-with their par.
+with their par: :func:`leaderboard.challenge.days_prepare`, in the foreground.
 
-Run it daily, or more often (cron, or the orchestrator's scheduled job): then the ranked attempts
-still in play when their day ended are closed as they stood at midnight
-(``leaderboard.challenge.daily_attempts_close``), nobody waits for the solver when a day begins, and
-every day's page shows par from the start. Running it again changes nothing.
+Every web process runs the same by itself, at start and then hourly (``core.scheduled``;
+``docs/operations.md``), so nobody waits for the solver when a day begins, and every day's page
+shows par from the start. Running it again changes nothing.
 """
 
-from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from leaderboard.challenge import daily_attempts_close, daily_for, daily_par_compute
-from leaderboard.selectors import utc_today
+from leaderboard.challenge import DAYS_AHEAD, days_prepare
 
 
 class Command(BaseCommand):
@@ -23,15 +20,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, default=2, help="days ahead besides today")
+        parser.add_argument("--days", type=int, default=DAYS_AHEAD, help="days ahead besides today")
 
-    def handle(self, *args: Any, days: int = 2, **options: Any) -> None:
-        closed = daily_attempts_close()
-        self.stdout.write(f"closed {len(closed)} ranked attempt{'' if len(closed) == 1 else 's'}")
-        today = utc_today()
-        for ahead in range(days + 1):
-            daily = daily_for(today + timedelta(days=ahead))
-            if daily.par is None:
-                daily_par_compute(daily=daily)
+    def handle(self, *args: Any, days: int = DAYS_AHEAD, **options: Any) -> None:
+        prepared = days_prepare(days)
+        closed = len(prepared.closed)
+        self.stdout.write(f"closed {closed} ranked attempt{'' if closed == 1 else 's'}")
+        for daily in prepared.days:
             # The seed is secret until the day is over: print only the public fingerprint.
             self.stdout.write(f"{daily.date}: par {daily.par}, commitment {daily.commitment}")

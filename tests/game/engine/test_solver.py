@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from game.engine import solver
 from game.engine.deal import Deal
 from game.engine.layout import POSITIONS
 from game.engine.moves import Move
@@ -19,6 +20,7 @@ from game.engine.solver import (
     depth_first,
     find_par,
     find_par_from,
+    par_cache_clear,
     solve,
     solve_from,
     sweep,
@@ -247,3 +249,36 @@ def test_par_of_a_finished_game_is_its_score() -> None:
     state = GameState.replay(Deal.from_seed("7"), Variant.TRIPEAKS, ["draw"] * 23)
     result = find_par_from(state)
     assert (result.par, result.line, result.exact) == (state.score, (), True)
+
+
+def test_par_is_remembered_per_deal_variant_and_budget() -> None:
+    """Asked again, find_par gives the same result without searching; another variant, budget
+    or deal is searched for itself, and a time budget is never remembered."""
+    par_cache_clear()
+    deal, small = Deal.from_seed("41"), Budget(max_nodes=500)
+    first = find_par(deal, Variant.TRIPEAKS, budget=small)
+    assert find_par(deal, Variant.TRIPEAKS, budget=small) is first
+    others = [
+        find_par(deal, Variant.NOWRAP, budget=small),
+        find_par(deal, Variant.TRIPEAKS, budget=Budget(max_nodes=501)),
+        find_par(Deal.from_seed("42"), Variant.TRIPEAKS, budget=small),
+    ]
+    assert all(other is not first for other in others)
+    timed = Budget(max_nodes=500, max_ms=10**6)
+    assert find_par(deal, Variant.TRIPEAKS, budget=timed) is not find_par(
+        deal, Variant.TRIPEAKS, budget=timed
+    )
+
+
+def test_the_par_cache_forgets_the_least_recently_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    par_cache_clear()
+    monkeypatch.setattr(solver, "PAR_CACHE_SIZE", 2)
+    deal = Deal.from_seed("7")
+    budgets = [Budget(max_nodes=n) for n in (10, 20, 30)]
+    first = find_par(deal, Variant.TRIPEAKS, budget=budgets[0])
+    second = find_par(deal, Variant.TRIPEAKS, budget=budgets[1])
+    assert find_par(deal, Variant.TRIPEAKS, budget=budgets[0]) is first  # now the most recent
+    find_par(deal, Variant.TRIPEAKS, budget=budgets[2])  # drops the least recent: budgets[1]
+    assert find_par(deal, Variant.TRIPEAKS, budget=budgets[0]) is first
+    assert find_par(deal, Variant.TRIPEAKS, budget=budgets[1]) is not second
+    par_cache_clear()

@@ -9,6 +9,8 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.validators import MaxLengthValidator
 
+from accounts.looks import FIELDS as LOOKS
+from accounts.looks import CardBack, Felt, Theme
 from accounts.models import PlayerSettings
 from accounts.selectors import BOARD_PREFERENCES
 
@@ -64,7 +66,35 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = PlayerSettings
-        fields = ("four_colour_deck", "animations", "confirm_draw_when_play_fits", "allow_watching")
+        fields = (
+            "four_colour_deck",
+            "animations",
+            "confirm_draw_when_play_fits",
+            "theme",
+            "felt",
+            "card_back",
+            "allow_watching",
+        )
+        widgets = dict.fromkeys(LOOKS, forms.RadioSelect)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in LOOKS:  # a form without them (an older page) keeps them as they are
+            self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in LOOKS:
+            cleaned[name] = cleaned.get(name) or getattr(self.instance, name)
+        return cleaned
+
+
+class LooksForm(forms.Form):
+    """A guest's looks, kept in their session (a player's are in :class:`SettingsForm`)."""
+
+    theme = forms.ChoiceField(label="Colour scheme", choices=Theme, widget=forms.RadioSelect)
+    felt = forms.ChoiceField(label="Table felt", choices=Felt, widget=forms.RadioSelect)
+    card_back = forms.ChoiceField(label="Card backs", choices=CardBack, widget=forms.RadioSelect)
 
 
 def board_settings_changes(body: bytes) -> dict[str, bool]:

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import models
 
+from accounts.looks import CardBack, Felt, Theme
+
 
 class PlayerSettings(models.Model):
     """How a signed-in player likes the board; a player without a row has the defaults."""
@@ -27,6 +29,27 @@ class PlayerSettings(models.Model):
         "confirm before drawing while a play fits",
         default=False,
         help_text="Ask before drawing from the stock while a card on the peaks could be played.",
+    )
+    theme = models.CharField(
+        "colour scheme",
+        max_length=8,
+        choices=Theme,
+        default=Theme.SYSTEM,
+        help_text="Light or dark pages, or whichever your system asks for.",
+    )
+    felt = models.CharField(
+        "table felt",
+        max_length=8,
+        choices=Felt,
+        default=Felt.GREEN,
+        help_text="The colour of the card table.",
+    )
+    card_back = models.CharField(
+        "card backs",
+        max_length=8,
+        choices=CardBack,
+        default=CardBack.BLUE,
+        help_text="The colour of face-down cards and the stock.",
     )
     allow_watching = models.BooleanField(
         "allow others to watch my games",

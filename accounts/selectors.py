@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerSettings
 from core.formats import iso
+from core.previews import Preview
 from game.models import Game, Status
 from game.selectors import deal_revealed, game_document
 from leaderboard.selectors import daily_streak, utc_today
@@ -118,6 +119,15 @@ def games_in_progress(user: AbstractBaseUser) -> list[GameInProgress]:
         .values_list("id", "started_at", "move_count")
     )
     return [GameInProgress(*row) for row in rows]
+
+
+def profile_preview(user: AbstractBaseUser, figures: PlayerStatistics) -> Preview:
+    """A public profile's link preview: the player's record (``figures``, as the page shows
+    them) in one sentence."""
+    record = f"{figures.games_played} game{'' if figures.games_played == 1 else 's'} played"
+    if figures.win_rate is not None:
+        record += f", {round(figures.win_rate * 100)}% won, best score {figures.best_score}"
+    return Preview(title=f"{user.get_username()} on TriPeaks Online", description=f"{record}.")
 
 
 def board_preferences(user: AbstractBaseUser | AnonymousUser) -> dict[str, bool]:

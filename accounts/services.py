@@ -12,9 +12,11 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.models import Session
 from django.db import transaction
 
+from accounts.looks import SESSION_KEY, CardBack, Felt, Theme, valid_looks
 from accounts.models import PlayerSettings
 from accounts.selectors import BOARD_PREFERENCES
 
@@ -38,8 +40,11 @@ def settings_update(
     animations: bool,
     confirm_draw_when_play_fits: bool,
     allow_watching: bool,
+    theme: str = Theme.SYSTEM,
+    felt: str = Felt.GREEN,
+    card_back: str = CardBack.BLUE,
 ) -> PlayerSettings:
-    """Save a player's board settings."""
+    """Save a player's board settings and looks."""
     player_settings, _ = PlayerSettings.objects.update_or_create(
         user_id=user.pk,
         defaults={
@@ -47,6 +52,9 @@ def settings_update(
             "animations": animations,
             "confirm_draw_when_play_fits": confirm_draw_when_play_fits,
             "allow_watching": allow_watching,
+            "theme": theme,
+            "felt": felt,
+            "card_back": card_back,
         },
     )
     return player_settings
@@ -91,3 +99,8 @@ def sign_in_failures_clear(*, username: str) -> None:
     Called once the player has proved they own the account another way (a password reset).
     """
     reset(username=username)
+
+
+def guest_looks_save(session: SessionBase, looks: dict[str, str]) -> None:
+    """Keep a guest's looks in their session (a signed-in player's are in their settings)."""
+    session[SESSION_KEY] = valid_looks(looks)

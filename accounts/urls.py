@@ -55,6 +55,7 @@ urlpatterns = [
     ),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/settings/", views.player_settings, name="settings"),
+    path("looks/", views.looks, name="looks"),
     path("accounts/settings/board", views.board_settings, name="board_settings"),
     path("accounts/data/", views.data, name="data"),
     path("accounts/export.json", views.export, name="export"),

@@ -19,11 +19,15 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts import selectors, services
 from accounts.forms import (
     AccountDeleteForm,
+    LooksForm,
     SettingsForm,
     SignInForm,
     SignUpForm,
     board_settings_changes,
 )
+from accounts.history import profile_charts
+from accounts.looks import FIELDS as LOOKS_FIELDS
+from accounts.looks import looks_of
 
 # Signing up logs the new player in directly, past the throttling backend that guards passwords.
 SIGN_UP_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -87,6 +91,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         {
             "player": user,
             "statistics": selectors.player_statistics(user),
+            "charts": profile_charts(user),
             "recent_games": selectors.recent_games(user),
             "own_profile": True,
         },
@@ -97,16 +102,33 @@ def profile(request: HttpRequest) -> HttpResponse:
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     """Anyone's public record and their latest finished games (the replays are public)."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    statistics = selectors.player_statistics(player)
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
-            "statistics": selectors.player_statistics(player),
+            "statistics": statistics,
+            "charts": profile_charts(player),
+            "preview": selectors.profile_preview(player, statistics),
             "recent_games": selectors.recent_games(player, finished_only=True),
             "own_profile": False,  # as everyone sees it, the player included
         },
     )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def looks(request: HttpRequest) -> HttpResponse:
+    """A guest chooses how the site looks, kept in their session; a signed-in player does so in
+    their settings."""
+    if request.user.is_authenticated:
+        return HttpResponseRedirect(reverse("accounts:settings") + "#looks")
+    form = LooksForm(request.POST if request.method == "POST" else None, initial=looks_of(request))
+    if form.is_valid():
+        services.guest_looks_save(request.session, form.cleaned_data)
+        messages.success(request, "Saved in this browser.")
+        return _see_other("accounts:looks")
+    return render(request, "accounts/looks.html", {"form": form})
 
 
 @login_required
@@ -123,7 +145,8 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         services.settings_update(user=user, **form.cleaned_data)
         messages.success(request, "Your settings are saved.")
         return _see_other("accounts:settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    looks_fields = [form[name] for name in LOOKS_FIELDS]
+    return render(request, "accounts/settings.html", {"form": form, "looks_fields": looks_fields})
 
 
 @require_POST

@@ -3,6 +3,11 @@
 A room is where up to eight players race; each start of a race is a round, dealt from one secret
 seed, in which every racer plays their own game. A room's membership (its seats) carries over from
 round to round; a round's entries are who raced it, and how they finished.
+
+A friend challenge is a room of another kind (``RoomKind.CHALLENGE``, docs/challenges.md): one
+round, dealt when the challenge is made and open for days (``Round.ends_at`` is when it closes),
+in which each friend starts their own game when they choose to play; ``players`` say how many
+play it, so that it ends once they all have.
 """
 
 from typing import Final
@@ -23,6 +28,15 @@ CODE_LENGTH: Final = 12
 """Characters of a room's code: 72 random bits, so that a private room's link cannot be guessed."""
 
 
+MIN_CHALLENGERS: Final = 2
+"""A friend challenge is for its maker and at least one friend."""
+
+
+class RoomKind(models.TextChoices):
+    RACE = "race", "Race room"
+    CHALLENGE = "challenge", "Friend challenge"
+
+
 class RoomState(models.TextChoices):
     WAITING = "waiting", "Waiting for racers"
     RACING = "racing", "Racing"
@@ -36,11 +50,16 @@ class Room(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms"
     )
+    kind = models.CharField(max_length=16, choices=RoomKind, default=RoomKind.RACE)
     public = models.BooleanField(default=True)
     variant = models.CharField(max_length=32, choices=Variant, default=Variant.TRIPEAKS)
     time_limit_s = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Seconds a round may last once started; none: no limit"
+        null=True,
+        blank=True,
+        help_text="Seconds a round (a challenge: each game) may last once started; none: no limit",
     )
+    # A challenge's number of players, its maker included: it ends once they all have played.
+    players = models.PositiveSmallIntegerField(null=True, blank=True)
     state = models.CharField(max_length=16, choices=RoomState, default=RoomState.WAITING)
     # The latest round (0: none yet), so that the room's page reads it without a search.
     round_number = models.PositiveIntegerField(default=0)
@@ -60,16 +79,33 @@ class Room(models.Model):
                 condition=Q(time_limit_s__isnull=True) | Q(time_limit_s__gt=0),
                 name="room_time_limit_positive",
             ),
+            models.CheckConstraint(condition=Q(kind__in=RoomKind.values), name="room_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind=RoomKind.RACE, players__isnull=True)
+                | Q(
+                    kind=RoomKind.CHALLENGE,
+                    public=False,
+                    players__gte=MIN_CHALLENGERS,
+                    players__lte=MAX_RACERS,
+                ),
+                name="room_challenge_players_in_range",
+            ),
         ]
         indexes = [
             models.Index(fields=["public", "state", "-created_at"], name="room_lobby"),
         ]
 
     def __str__(self) -> str:
-        return f"Race room {self.code} ({self.state})"
+        return f"{self.get_kind_display()} {self.code} ({self.state})"
 
     def get_absolute_url(self) -> str:
+        if self.kind == RoomKind.CHALLENGE:
+            return reverse("races:challenge", kwargs={"code": self.code})
         return reverse("races:room", kwargs={"code": self.code})
+
+    @property
+    def is_challenge(self) -> bool:
+        return self.kind == RoomKind.CHALLENGE
 
     @property
     def group_name(self) -> str:

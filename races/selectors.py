@@ -9,7 +9,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from django.db.models import F
@@ -18,7 +18,7 @@ from django.utils import timezone
 from core.formats import iso
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move, Status
-from races.models import Entry, PlayerRating, Racer, Room, RoomState, Round
+from races.models import Entry, PlayerRating, Racer, Room, RoomKind, RoomState, Round
 
 RATINGS_PAGE_SIZE: Final = 50
 RATINGS_MIN_RACES: Final = 3
@@ -149,6 +149,9 @@ def room_snapshot(room: Room, now: datetime | None = None) -> RoomSnapshot:
             "user_id", "sockets"
         )
     )
+    if room.kind == RoomKind.CHALLENGE:  # the live ranking: who has played first, by standing
+        standing = {entry.user_id: live_standing(entry.game) for entry in entries}
+        racers.sort(key=lambda racer: standing.get(racer.user_id, (True, 0, 0)))
     lines = [
         {
             "player": racer.user.get_username(),
@@ -178,6 +181,8 @@ def room_snapshot(room: Room, now: datetime | None = None) -> RoomSnapshot:
         "type": "room",
         "version": room.version,
         "code": room.code,
+        "kind": room.kind,
+        "players": room.players,
         "state": _state(room, round_, now),
         "public": room.public,
         "variant": room.variant,
@@ -196,10 +201,37 @@ def room_snapshot(room: Room, now: datetime | None = None) -> RoomSnapshot:
         "results": _results(entries) if finished else None,
     }
     deadline = None
-    if room.state == RoomState.RACING and round_ is not None and round_.ends_at is not None:
-        deadline = round_.ends_at.timestamp()
+    if room.state == RoomState.RACING and round_ is not None:
+        deadline = next_deadline(room, round_, entries)
     games = {entry.user_id: str(entry.game_id) for entry in entries}
     return RoomSnapshot(frame=frame, games=games, deadline=deadline)
+
+
+def live_standing(game: Game) -> tuple[bool, int, int]:
+    """A game's place in a challenge's live ranking: by score, higher first, then by time, shorter
+    first, games still in play after those that are over at the same score."""
+    return (False, -game.score, game.duration_ms if game.duration_ms is not None else 2**62)
+
+
+def game_deadline(room: Room, round_: Round, started_at: datetime) -> datetime | None:
+    """When a game of the round must end: the round's time limit; in a challenge, the game's
+    own time limit from its start, or the challenge's close, whichever comes first."""
+    if room.kind != RoomKind.CHALLENGE or room.time_limit_s is None:
+        return round_.ends_at
+    own = started_at + timedelta(seconds=room.time_limit_s)
+    return own if round_.ends_at is None else min(own, round_.ends_at)
+
+
+def next_deadline(room: Room, round_: Round, entries: list[Entry]) -> float | None:
+    """The next moment the round may have to be ended (a time limit, a challenge's close), as a
+    timestamp, or None."""
+    moments = [round_.ends_at] + [
+        game_deadline(room, round_, entry.game.started_at)
+        for entry in entries
+        if entry.game.status == Status.IN_PROGRESS
+    ]
+    found = [moment.timestamp() for moment in moments if moment is not None]
+    return min(found) if found else None
 
 
 def _state(room: Room, round_: Round | None, now: datetime) -> str:
@@ -244,7 +276,9 @@ class RaceGame:
 
 def race_game(game_id: uuid.UUID) -> RaceGame | None:
     """The race a game belongs to, or None for a game that is in no race."""
-    entry = Entry.objects.select_related("round__room", "user").filter(game_id=game_id).first()
+    entry = (
+        Entry.objects.select_related("round__room", "user", "game").filter(game_id=game_id).first()
+    )
     if entry is None:
         return None
     return RaceGame(
@@ -252,7 +286,7 @@ def race_game(game_id: uuid.UUID) -> RaceGame | None:
         round_number=entry.round.number,
         player=entry.user.get_username(),
         starts_at=entry.round.starts_at,
-        ends_at=entry.round.ends_at,
+        ends_at=game_deadline(entry.round.room, entry.round, entry.game.started_at),
     )
 
 

@@ -12,7 +12,6 @@ import secrets
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from itertools import groupby
 from typing import Final
 
@@ -22,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.broadcast import group_send_soon
+from core.broadcast import after_commit, group_send_soon
 from core.errors import ClientError, NotFound
 from core.groups import room_group
 from game.ending import games_abandon
@@ -37,11 +36,12 @@ from races.models import (
     PlayerRating,
     Racer,
     Room,
+    RoomKind,
     RoomState,
     Round,
 )
 from races.rating import Rating, rate_race
-from races.selectors import room_for_code, room_snapshot
+from races.selectors import game_deadline, room_for_code, room_snapshot
 
 HIDDEN_UNTIL_THE_END: Final = datetime(9000, 1, 1, tzinfo=UTC)
 """A race game's ``reveal_after`` while its round runs: set to the round's end once it is over."""
@@ -68,6 +68,19 @@ class NotARacer(ClientError):
     code = "not_a_racer"
 
 
+class NotARace(ClientError):
+    """A race command on a friend challenge: its players play from its page, in their own time."""
+
+    code = "not_a_race"
+
+
+def _race_room(code: str) -> Room:
+    room = room_locked(code)
+    if room.kind == RoomKind.CHALLENGE:
+        raise NotARace("This is a friend challenge: play it from its page")
+    return room
+
+
 @dataclass(frozen=True, slots=True)
 class RaceEnd:
     """What :func:`race_end_if_due` did: the games it ended (the time limit ran out) and, when
@@ -78,18 +91,18 @@ class RaceEnd:
     games: list[uuid.UUID] = field(default_factory=list)
 
 
-def _locked(code: str) -> Room:
+def room_locked(code: str) -> Room:
     try:
         return Room.objects.select_for_update().get(code=code)
     except Room.DoesNotExist:
         raise RoomNotFound("There is no such room") from None
 
 
-def _changed(room: Room, *fields: str) -> None:
+def room_changed(room: Room, *fields: str) -> None:
     """Save a changed room with a new version, and push its snapshot once committed."""
     room.version += 1
     room.save(update_fields=["version", *fields])
-    transaction.on_commit(partial(room_announce, room.code), robust=True)
+    after_commit(room_announce, room.code)
 
 
 def _present(room: Room) -> list[Racer]:
@@ -126,7 +139,7 @@ def room_join(*, code: str, user: AbstractBaseUser, now: datetime | None = None)
     The first to join a room nobody is in becomes its host.
     """
     now = now or timezone.now()
-    room = _locked(code)
+    room = _race_room(code)
     racer = Racer.objects.filter(room=room, user_id=user.pk).first()
     if racer is not None and racer.present:
         return room
@@ -147,7 +160,7 @@ def room_join(*, code: str, user: AbstractBaseUser, now: datetime | None = None)
         raise RoomFull("The room filled up meanwhile") from None
     if not seated:
         room.host_id = user.pk
-    _changed(room, "host")
+    room_changed(room, "host")
     return room
 
 
@@ -157,7 +170,7 @@ def room_leave(*, code: str, user: AbstractBaseUser, now: datetime | None = None
     and they count as having left; the round may end with them. The host's role passes to the
     racer in the lowest seat."""
     now = now or timezone.now()
-    room = _locked(code)
+    room = _race_room(code)
     racer = Racer.objects.filter(room=room, user_id=user.pk, left_at__isnull=True).first()
     if racer is None:
         raise NotARacer("You are not racing in this room")
@@ -175,7 +188,7 @@ def room_leave(*, code: str, user: AbstractBaseUser, now: datetime | None = None
         successor = Racer.objects.filter(room=room, left_at__isnull=True).order_by("seat").first()
         if successor is not None:
             room.host_id = successor.user_id
-    _changed(room, "host")
+    room_changed(room, "host")
     end = _end_if_due(room, now)
     return RaceEnd(end.finished, abandoned + end.abandoned, end.games)
 
@@ -190,7 +203,7 @@ def race_start(
     ``seed`` is for tests only (known deals); no request can pass one.
     """
     now = now or timezone.now()
-    room = _locked(code)
+    room = _race_room(code)
     if room.host_id != user.pk:
         raise NotHost("Only the host can start the race")
     if room.state == RoomState.RACING:
@@ -221,7 +234,7 @@ def race_start(
         Entry.objects.create(round=round_, user_id=racer.user_id, game=game)
     room.state = RoomState.RACING
     room.round_number = round_.number
-    _changed(room, "state", "round_number")
+    room_changed(room, "state", "round_number")
     return round_
 
 
@@ -232,7 +245,7 @@ def race_end_if_due(*, code: str, now: datetime | None = None) -> RaceEnd:
 
     Idempotent: a round that is not due, or already over, is left as it is.
     """
-    return _end_if_due(_locked(code), now or timezone.now())
+    return _end_if_due(room_locked(code), now or timezone.now())
 
 
 def _end_if_due(room: Room, now: datetime) -> RaceEnd:
@@ -240,23 +253,45 @@ def _end_if_due(room: Room, now: datetime) -> RaceEnd:
         return RaceEnd()
     round_ = Round.objects.get(room=room, number=room.round_number)
     entries = list(Entry.objects.filter(round=round_).select_related("game"))
-    in_play = [entry.game_id for entry in entries if entry.game.status == Status.IN_PROGRESS]
-    if in_play and (round_.ends_at is None or now < round_.ends_at):
-        return RaceEnd()
-    abandoned: list[uuid.UUID] = []
-    if in_play:
-        abandoned = games_abandon(dict.fromkeys(in_play, now))
-        Entry.objects.filter(game_id__in=abandoned).update(timed_out=True)
+    abandoned = _time_out(room, round_, entries, now)
+    if abandoned:
         entries = list(Entry.objects.filter(round=round_).select_related("game"))
-    _rank_and_rate(entries, now)
+    in_play = any(entry.game.status == Status.IN_PROGRESS for entry in entries)
+    closed = round_.ends_at is not None and now >= round_.ends_at
+    if room.kind == RoomKind.CHALLENGE:
+        all_played = len(entries) >= (room.players or 0) and not in_play
+        if not (all_played or closed):
+            if abandoned:
+                room_changed(room)
+            return RaceEnd(abandoned=abandoned)
+    elif in_play:
+        return RaceEnd()
+    _rank_and_rate(entries, now, rate=room.kind == RoomKind.RACE)
     games = [entry.game_id for entry in entries]
     # From now on the round's deal may be shown: the finished pages, exports and spectators.
     Game.objects.filter(id__in=games).update(reveal_after=now)
     round_.finished_at = now
     round_.save(update_fields=["finished_at"])
     room.state = RoomState.FINISHED
-    _changed(room, "state")
+    room_changed(room, "state")
     return RaceEnd(finished=True, abandoned=abandoned, games=games)
+
+
+def _time_out(room: Room, round_: Round, entries: list[Entry], now: datetime) -> list[uuid.UUID]:
+    """Abandon the games of the round still in play past their deadline (score standing), and
+    mark their entries out of time."""
+    due = {
+        entry.game_id: now
+        for entry in entries
+        if entry.game.status == Status.IN_PROGRESS
+        and (deadline := game_deadline(room, round_, entry.game.started_at)) is not None
+        and now >= deadline
+    }
+    if not due:
+        return []
+    abandoned = games_abandon(due)
+    Entry.objects.filter(game_id__in=abandoned).update(timed_out=True)
+    return abandoned
 
 
 def race_order(entries: list[Entry]) -> list[list[Entry]]:
@@ -271,16 +306,17 @@ def race_order(entries: list[Entry]) -> list[list[Entry]]:
     return [list(group) for _, group in groupby(sorted(entries, key=key), key=key)]
 
 
-def _rank_and_rate(entries: list[Entry], now: datetime) -> None:
-    """Store each racer's place and, when at least two raced, their new rating: the race is one
-    Glicko-2 rating period, each racer scored against every other by place (docs/races.md)."""
+def _rank_and_rate(entries: list[Entry], now: datetime, *, rate: bool = True) -> None:
+    """Store each racer's place and, when at least two raced (and ``rate``: a race, not a
+    challenge), their new rating: the race is one Glicko-2 rating period, each racer scored
+    against every other by place (docs/races.md)."""
     order = race_order(entries)
     rank = 1
     for group in order:
         for entry in group:
             entry.rank = rank
         rank += len(group)
-    if len(entries) >= 2:
+    if rate and len(entries) >= 2:
         user_ids = sorted(entry.user_id for entry in entries)
         stored = {
             row.user_id: row
@@ -323,7 +359,7 @@ def racer_presence(*, code: str, user_id: int, delta: int) -> bool:
     if updated:
         room = Room.objects.filter(code=code)
         room.update(version=F("version") + 1)
-        transaction.on_commit(partial(room_announce, code), robust=True)
+        after_commit(room_announce, code)
     return bool(updated)
 
 

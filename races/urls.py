@@ -14,4 +14,7 @@ urlpatterns = [
     path("races/<str:code>/join", views.room_join, name="join"),
     path("races/<str:code>/leave", views.room_leave, name="leave"),
     path("races/<str:code>/start", views.race_start, name="start"),
+    path("challenges/open", views.challenge_open, name="challenge_open"),
+    path("challenges/<str:code>/", views.challenge, name="challenge"),
+    path("challenges/<str:code>/play", views.challenge_play, name="challenge_play"),
 ]

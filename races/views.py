@@ -17,9 +17,9 @@ from accounts.selectors import board_preferences
 from core.errors import ClientError
 from core.formats import page_number
 from game.engine import Variant
-from races import selectors, services
-from races.forms import OpenRoomForm
-from races.models import Room
+from races import challenges, selectors, services
+from races.forms import ChallengeForm, OpenRoomForm
+from races.models import Room, RoomKind, RoomState
 from races.selectors import RATINGS_MIN_RACES
 
 
@@ -27,25 +27,37 @@ def _see_other(url: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(url, status=303)
 
 
-def _room_or_404(code: str) -> Room:
+def _room_or_404(code: str, kind: str = RoomKind.RACE) -> Room:
     room = selectors.room_for_code(code)
-    if room is None:
+    if room is None or room.kind != kind:
         raise Http404("There is no such room")
     return room
 
 
-@require_safe
-def lobby(request: HttpRequest) -> HttpResponse:
-    """Public rooms waiting for racers, the form to open one, and the latest results."""
+def _lobby(
+    request: HttpRequest,
+    form: OpenRoomForm | None = None,
+    challenge_form: ChallengeForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     return render(
         request,
         "races/lobby.html",
         {
             "rooms": selectors.lobby_rooms(),
             "results": selectors.recent_results(),
-            "form": OpenRoomForm(),
+            "form": form or OpenRoomForm(),
+            "challenge_form": challenge_form or ChallengeForm(),
         },
+        status=status,
     )
+
+
+@require_safe
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Public rooms waiting for racers, the forms to open one or make a friend challenge, and
+    the latest results."""
+    return _lobby(request)
 
 
 @require_POST
@@ -55,16 +67,7 @@ def room_open(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(reverse("races:lobby"))
     form = OpenRoomForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "races/lobby.html",
-            {
-                "rooms": selectors.lobby_rooms(),
-                "results": selectors.recent_results(),
-                "form": form,
-            },
-            status=400,
-        )
+        return _lobby(request, form=form, status=400)
     room = services.room_open(
         user=request.user,
         variant=Variant(form.cleaned_data["variant"]),
@@ -77,6 +80,9 @@ def room_open(request: HttpRequest) -> HttpResponse:
 @require_safe
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """A room: its racers and their progress, live; the visitor's own board while they race."""
+    challenge_room = selectors.room_for_code(code)
+    if challenge_room is not None and challenge_room.is_challenge:
+        return HttpResponseRedirect(challenge_room.get_absolute_url())
     found = _room_or_404(code)
     user_id = request.user.pk if request.user.is_authenticated else None
     snapshot = selectors.room_snapshot(found)
@@ -118,7 +124,7 @@ def room_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def room_leave(request: HttpRequest, code: str) -> HttpResponse:
     """Leave the room; during a round, one's game is given up. (Over the websocket, the game's
-    analysis starts at once; from this form, ``manage.py analyse_games`` catches up.)"""
+    analysis starts at once; from this form, at the analysis loop's next look.)"""
     return _command(request, code, lambda code, user: services.room_leave(code=code, user=user))
 
 
@@ -138,3 +144,63 @@ def ratings(request: HttpRequest) -> HttpResponse:
         "races/ratings.html",
         {"page": page, "own": own, "min_races": RATINGS_MIN_RACES},
     )
+
+
+@require_POST
+def challenge_open(request: HttpRequest) -> HttpResponse:
+    """Make a friend challenge (signed-in players only) and go to its page, to share its link."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("races:lobby") + "#challenge-title")
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, challenge_form=form, status=400)
+    challenge_room = challenges.challenge_open(
+        user=request.user,
+        variant=Variant(form.cleaned_data["variant"]),
+        players=form.cleaned_data["players"],
+        open_days=form.cleaned_data["open_days"],
+        time_limit_s=form.time_limit_s(),
+    )
+    return _see_other(challenge_room.get_absolute_url())
+
+
+@require_safe
+def challenge(request: HttpRequest, code: str) -> HttpResponse:
+    """A friend challenge: its link, its players ranked live, the visitor's own game to play;
+    once it is over, the deal and everyone's replay. Reading it ends it when it is due."""
+    found = _room_or_404(code, RoomKind.CHALLENGE)
+    services.race_end_if_due(code=found.code)
+    found.refresh_from_db()
+    user_id = request.user.pk if request.user.is_authenticated else None
+    snapshot = selectors.room_snapshot(found)
+    game = selectors.own_game(found, user_id)
+    round_ = selectors.current_round(found)
+    finished = found.state == RoomState.FINISHED
+    played = sum(1 for racer in snapshot.frame["racers"] if racer["progress"] is not None)
+    context: dict[str, Any] = {
+        "room": found,
+        "round": round_,
+        "snapshot": snapshot.frame,
+        "game": game,
+        "finished": finished,
+        "can_play": game is None and not finished and played < (found.players or 0),
+        "seed": round_.seed if finished and round_ is not None else None,
+        "socket_path": f"/ws/races/{found.code}/",
+        "challenge_url": request.build_absolute_uri(found.get_absolute_url()),
+    }
+    return render(request, "races/challenge.html", context)
+
+
+@require_POST
+def challenge_play(request: HttpRequest, code: str) -> HttpResponse:
+    """Play the challenge: one's own game on its deal, dealt the first time (one game each)."""
+    found = _room_or_404(code, RoomKind.CHALLENGE)
+    user = request.user
+    if not isinstance(user, AbstractBaseUser):  # a guest
+        return redirect_to_login(found.get_absolute_url())
+    try:
+        game = challenges.challenge_play(code=found.code, user=user)
+    except ClientError as error:
+        messages.error(request, error.message)
+        return _see_other(found.get_absolute_url())
+    return _see_other(game.get_absolute_url())

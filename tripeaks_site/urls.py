@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.forms import AdminSignInForm
+from tripeaks_site.install import manifest, offline, service_worker
 from tripeaks_site.views import health, metrics, ready
 
 handler500 = "tripeaks_site.views.server_error"
@@ -15,11 +16,15 @@ urlpatterns = [
     path("healthz", health, name="health"),
     path("readyz", ready, name="ready"),
     path("metrics", metrics, name="metrics"),
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("sw.js", service_worker, name="service_worker"),
+    path("offline/", offline, name="offline"),
     path("", include("game.urls")),
     path("", include("accounts.urls")),
     path("", include("leaderboard.urls")),
     path("", include("races.urls")),
     path("", include("spectate.urls")),
     path("", include("moderation.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

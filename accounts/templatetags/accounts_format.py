@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django import template
 
+from core import formats
 from game.models import Game, Mode
 
 register = template.Library()
@@ -24,16 +25,14 @@ def percent(fraction: float | None) -> str:
 
 @register.filter
 def game_time(milliseconds: int | None) -> str:
-    """A game's length as minutes and seconds, or hours too: 185000 → "3:05"; none → "–".
+    """A game's length as its page's clock shows it (``core.formats.game_time``); none → "–".
 
-    >>> game_time(185_000), game_time(3_723_400), game_time(999), game_time(None)
-    ('3:05', '1:02:03', '0:01', '–')
+    >>> game_time(185_000), game_time(3_723_400), game_time(13_999), game_time(None)
+    ('3:05', '1:02:03', '0:13', '–')
     """
     if milliseconds is None:
         return "–"
-    minutes, seconds = divmod(round(milliseconds / 1000), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+    return formats.game_time(milliseconds)
 
 
 @register.filter
@@ -61,4 +60,6 @@ def board_of(game: Game) -> str:
         return "Daily board" if game.mode == Mode.DAILY else "Leaderboards"
     if game.mode == Mode.RACE:
         return "Unranked: a race"
+    if game.mode == Mode.CHALLENGE:
+        return "Unranked: a friend challenge"
     return "Unranked: a deal seen before"

@@ -8,11 +8,13 @@ logged once (:data:`~core.outages.CHANNEL_LAYER`).
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, Final
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from core.metrics import BROADCASTS_DROPPED
 from core.outages import CHANNEL_LAYER
@@ -39,6 +41,13 @@ async def group_send(group: str, message: dict[str, Any], *, layer: Any = None) 
         return False
     CHANNEL_LAYER.succeeded()
     return True
+
+
+def after_commit(announce: Callable[..., object], *args: Any) -> None:
+    """Run ``announce(*args)`` once the current transaction commits (at once outside one); an
+    announcement that fails is logged and never undoes or fails the write it follows. The one way
+    a service publishes what it changed: nothing is told of a write that rolled back."""
+    transaction.on_commit(partial(announce, *args), robust=True)
 
 
 def group_send_soon(group: str, message: dict[str, Any]) -> None:

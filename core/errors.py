@@ -34,6 +34,10 @@ class ClientError(Exception):
         self.message = message
         self.view = view
 
+    def body(self) -> dict[str, Any]:
+        """The error as an HTTP answer's JSON body: its code and its message."""
+        return {"error": self.code, "message": self.message}
+
     def frame(self) -> dict[str, Any]:
         """The error frame a socket sends for it."""
         frame: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}

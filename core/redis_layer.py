@@ -163,6 +163,7 @@ class _LoopLayer:
 
     async def publish(self, channel: str, data: bytes) -> None:
         await self._redis.publish(channel, data)
+        CHANNEL_LAYER.succeeded()
 
     async def channel_add(self, channel: str) -> None:
         self.channels[channel] = asyncio.Queue(maxsize=self.parent.capacity)
@@ -209,12 +210,15 @@ class _LoopLayer:
                 self._pubsub = self._redis.pubsub()
                 self._subscribed = set()
             wanted = self.wanted()
-            if added := wanted - self._subscribed:
+            added, removed = wanted - self._subscribed, self._subscribed - wanted
+            if added:
                 await self._pubsub.subscribe(*added)
                 self._subscribed |= added
-            if removed := self._subscribed - wanted:
+            if removed:
                 await self._pubsub.unsubscribe(*removed)
                 self._subscribed -= removed
+        if added or removed:  # Redis answered: an outage this process saw is over
+            CHANNEL_LAYER.succeeded()
 
     def _ensure_task(self) -> None:
         if self._task is None or self._task.done():

@@ -1,11 +1,9 @@
-"""The game's websockets: thin transport between the protocol (``docs/protocol.md``) and services.
+"""The player's websocket, ``/ws/play/`` (:class:`PlaySocket`, ``docs/protocol.md``): thin
+transport between the protocol and the services.
 
-- ``/ws/play/`` (:class:`PlaySocket`, protocol v2): one socket per player tab, carrying game after
-  game (``open``, ``new``, ``again``). A move is answered with its change (``moved``); the whole
-  VIEW comes on ``open``, ``sync``, a resend, and whenever a change could not be applied to what
-  the socket sent last.
-- ``/ws/games/<id>/`` (:class:`GameConsumer`, protocol v1): one socket per game, every answer a
-  whole VIEW. Kept for clients that have not moved to v2.
+One socket per player tab, carrying game after game (``open``, ``new``, ``again``). A move is
+answered with its change (``moved``); the whole VIEW comes on ``open``, ``sync``, a resend, and
+whenever a change could not be applied to what the socket sent last (:class:`GameFrames`).
 """
 
 import time
@@ -26,12 +24,12 @@ from game.errors import NoGameOpen
 from game.models import Game
 from game.players import Player, player_for_scope
 from game.protocol import (
-    GAME_MESSAGES,
     MAX_MESSAGE_CHARS,
     PLAY_MESSAGES,
     AbandonMessage,
     AgainMessage,
     ClientMessage,
+    GameFrames,
     HintMessage,
     MoveMessage,
     NewMessage,
@@ -40,27 +38,21 @@ from game.protocol import (
     client_message,
 )
 
-StateKey = tuple[int, bool, bool]
-
 
 class PlaySocket(PlayerSocket):
     """One player's tab: the game it shows now, and the games it moves on to (protocol v2)."""
 
     messages: ClassVar[Fields] = PLAY_MESSAGES
     max_message_chars = MAX_MESSAGE_CHARS
-    compact: ClassVar[bool] = True
-    """Answer a move with its change (v2), rather than the whole VIEW (v1)."""
 
     player: Player
     game_id: uuid.UUID | None = None
     group: str | None = None
-    # Where the game stands in what this socket sent last, so that the broadcast of a change it
-    # made itself (and has already answered) is not sent a second time, and a change is sent
-    # alone only when it follows on from it.
-    last_sent: StateKey | None = None
+    frames: GameFrames
 
     async def connect(self) -> None:
         self.player = player_for_scope(self.scope)
+        self.frames = GameFrames()
         await self.accept()
         await self.player_join()
 
@@ -105,7 +97,8 @@ class PlaySocket(PlayerSocket):
         the player may not open is refused, and the socket stays on the game it had."""
         view = await services.game_state(game_id=game_id, player=self.player)
         await self.game_leave()
-        self.game_id, self.group, self.last_sent = game_id, game_group(game_id), None
+        self.game_id, self.group = game_id, game_group(game_id)
+        self.frames.forget()
         # Joined after reading: a change committed in between comes as a whole state (the socket
         # sees it does not follow on from what it sent).
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -140,7 +133,7 @@ class PlaySocket(PlayerSocket):
                 "game": suggestion.view,
             }
         )
-        self.last_sent = state_key(suggestion.view)
+        self.frames.noted(suggestion.view)
 
     async def move_answer(self, message: MoveMessage) -> None:
         """Make the move and answer it, counting it for the operators' metrics."""
@@ -174,56 +167,28 @@ class PlaySocket(PlayerSocket):
         view = event["game"]
         if event.get(SKIP_CHANNEL) == self.channel_name or view["id"] != str(self.game_id):
             return
-        if self.last_sent is not None and state_key(view) <= self.last_sent:
-            return
-        moved = event.get("moved")
-        if moved is None:
-            await self.send_state(view)
-        else:
-            await self.send_change(moved, view)
+        frame = self.frames.update(view, event.get("moved"))
+        if frame is not None:
+            await self.send_json(frame)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
-        """The post-game analysis, once the worker has finished it."""
-        await self.send_json({"type": "analysis", "analysis": event["analysis"]})
+        """The post-game analysis of this socket's game, once the worker has finished it (one
+        that was on its way as the socket moved to another game is dropped)."""
+        if event["game"] != str(self.game_id):
+            return
+        await self.send_json(
+            {"type": "analysis", "game": event["game"], "analysis": event["analysis"]}
+        )
 
     async def send_change(self, moved: Mapping[str, Any], view: Mapping[str, Any]) -> None:
         """A move's change, if it follows on from what this socket sent last; else the state."""
-        follows = (
-            self.compact
-            and self.last_sent is not None
-            and moved["seq"] == self.last_sent[0] + 1
-            and not self.last_sent[1]
-        )
-        if not follows:
-            await self.send_state(view)
-            return
-        await self.send_json(moved)
-        self.last_sent = state_key(view)
+        await self.send_json(self.frames.change(moved, view))
 
     async def send_state(self, view: Mapping[str, Any]) -> None:
-        await self.send_json({"type": "state", "game": view})
-        self.last_sent = state_key(view)
+        await self.send_json(self.frames.state(view))
 
-
-class GameConsumer(PlaySocket):
-    """One player's connection to one game (protocol v1): every answer a whole VIEW."""
-
-    messages = GAME_MESSAGES
-    compact = False
-
-    async def connect(self) -> None:
-        self.player = player_for_scope(self.scope)
-        await self.accept()
-        try:
-            await self.game_open(self.scope["url_route"]["kwargs"]["game_id"])
-        except ClientError as error:
-            await self.refuse(error)
-            return
-        await self.player_join()
-
-
-def state_key(view: Mapping[str, Any]) -> StateKey:
-    """A state's place in its game's history, as a key that only grows: moves made, then whether
-    the game is over (giving up ends it without a move), then the assisted mark (a hint sets it
-    without a move). None of these is ever taken back."""
-    return view["seq"], view["status"] != "in_progress", view["assisted"]
+    async def send_error(self, error: ClientError) -> None:
+        """A refusal; the state it carries is the client's from now on, as a ``state`` frame's."""
+        await super().send_error(error)
+        if error.view is not None:
+            self.frames.noted(error.view)

@@ -6,11 +6,8 @@ the score tables in the same transaction; its players' boards hear of it once co
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
-from functools import partial
 
-from django.db import transaction
-
-from core.broadcast import group_send_soon
+from core.broadcast import after_commit, group_send_soon
 from game import events
 from game.live import load_live_game
 from game.models import Game, Status, duration_ms
@@ -36,7 +33,7 @@ def games_abandon(ends: Mapping[uuid.UUID, datetime]) -> list[uuid.UUID]:
         ended.append(game_id)
     if ended:
         events.games_finished(ended)
-        transaction.on_commit(partial(games_announce, ended), robust=True)
+        after_commit(games_announce, ended)
     return ended
 
 

@@ -1,6 +1,8 @@
 """The game's own refusals (``docs/protocol.md``), beside the site's (:mod:`core.errors`): each
 carries the game's state, for the client to go on from."""
 
+from typing import Any
+
 from core.errors import ClientError
 
 
@@ -29,9 +31,20 @@ class GameInProgress(ClientError):
 
 
 class DealHidden(ClientError):
-    """A daily challenge's deal, asked for before its day is over."""
+    """A daily challenge's deal, asked for before its day is over (``reveal_after``: when it will
+    be shown, in ISO 8601, when the asker is to be told)."""
 
     code = "deal_hidden"
+
+    def __init__(self, message: str, *, reveal_after: str | None = None) -> None:
+        super().__init__(message)
+        self.reveal_after = reveal_after
+
+    def body(self) -> dict[str, Any]:
+        body = super().body()
+        if self.reveal_after is not None:
+            body["reveal_after"] = self.reveal_after
+        return body
 
 
 class NoGameOpen(ClientError):

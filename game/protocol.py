@@ -1,10 +1,14 @@
-"""The game socket's client messages (``docs/protocol.md``), as typed values.
+"""The game socket's protocol (``docs/protocol.md``): its client messages, as typed values, and
+the frames that keep a client's copy of a game's VIEW up to date.
 
 The socket reads each message's type and fields strictly (:mod:`core.messages`, against
-:data:`GAME_MESSAGES`); :func:`client_message` checks the values and makes the typed message.
+:data:`PLAY_MESSAGES`); :func:`client_message` checks the values and makes the typed message.
+:class:`GameFrames` chooses, for one socket and one game, between a move's change (``moved``)
+and the whole VIEW (``state``).
 """
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -42,14 +46,14 @@ class HintMessage:
 
 @dataclass(frozen=True, slots=True)
 class OpenMessage:
-    """Make ``game`` the socket's game (v2): its state comes back, its changes follow."""
+    """Make ``game`` the socket's game: its state comes back, its changes follow."""
 
     game: uuid.UUID
 
 
 @dataclass(frozen=True, slots=True)
 class NewMessage:
-    """Start a casual game on a fresh deal, and make it the socket's game (v2)."""
+    """Start a casual game on a fresh deal, and make it the socket's game."""
 
     variant: Variant
     winnable_only: bool
@@ -57,7 +61,7 @@ class NewMessage:
 
 @dataclass(frozen=True, slots=True)
 class AgainMessage:
-    """Start a casual game on the deal of the socket's finished game, and open it (v2)."""
+    """Start a casual game on the deal of the socket's finished game, and open it."""
 
 
 ClientMessage = (
@@ -76,19 +80,20 @@ GAME_MESSAGES: Final = {
     "hint": {"type"},
     "move": {"type", "seq", "move"},
 }
-"""Version 1: one socket per game (``/ws/games/<id>/``)."""
+"""The messages about a socket's game: what the player's socket takes on the game it shows, and what
+a spectator's socket reads (to refuse all but ``sync``)."""
 PLAY_MESSAGES: Final = {
     **GAME_MESSAGES,
     "open": {"type", "game"},
     "new": {"type", "variant", "winnable_only"},
     "again": {"type"},
 }
-"""Version 2: one socket per player tab (``/ws/play/``), carrying game after game."""
+"""One socket per player tab (``/ws/play/``), carrying game after game."""
 
 
 def client_message(kind: str, data: dict[str, Any]) -> ClientMessage:
     """The game message of a type and fields :func:`core.messages.typed_message` read (against
-    :data:`PLAY_MESSAGES` or :data:`GAME_MESSAGES`), or :class:`BadMessage` saying what is wrong
+    :data:`PLAY_MESSAGES`), or :class:`BadMessage` saying what is wrong
     with its values."""
     if kind == "sync":
         return SyncMessage()
@@ -131,3 +136,73 @@ def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise BadMessage("winnable_only must be true or false")
     return value
+
+
+StateKey = tuple[int, bool, bool]
+
+
+def state_key(view: Mapping[str, Any]) -> StateKey:
+    """A state's place in its game's history, as a key that only grows: moves made, then whether
+    the game is over (giving up ends it without a move), then the assisted mark (a hint sets it
+    without a move). None of these is ever taken back."""
+    return view["seq"], view["status"] != "in_progress", view["assisted"]
+
+
+class GameFrames:
+    """The frames one socket sends of one game, each bringing its client's VIEW forward.
+
+    It remembers where the game stands in what the socket sent last, so that a change is sent
+    alone (``moved``) only when it follows on from that, the whole VIEW (``state``) otherwise, and
+    a broadcast the client already has (its own move's, answered directly) is not sent again.
+
+    >>> frames = GameFrames()
+    >>> view = {"seq": 3, "status": "in_progress", "assisted": False}
+    >>> frames.state(view)["type"]
+    'state'
+    >>> after = {**view, "seq": 4}
+    >>> frames.update(after, {"type": "moved", "seq": 4})
+    {'type': 'moved', 'seq': 4}
+    >>> frames.update(after, {"type": "moved", "seq": 4}) is None  # sent already
+    True
+    >>> frames.update({**view, "seq": 6}, {"type": "moved", "seq": 6})["type"]  # a gap
+    'state'
+    """
+
+    def __init__(self) -> None:
+        self.last_sent: StateKey | None = None
+
+    def forget(self) -> None:
+        """The socket moves to another game: nothing of it was sent yet."""
+        self.last_sent = None
+
+    def noted(self, view: Mapping[str, Any]) -> None:
+        """``view`` went to the client within another frame (a hint, an error)."""
+        self.last_sent = state_key(view)
+
+    def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The whole VIEW."""
+        self.noted(view)
+        return {"type": "state", "game": view}
+
+    def change(self, moved: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+        """A move's change, when it brings the VIEW sent last to ``view``; else the whole VIEW."""
+        last = self.last_sent
+        follows = (
+            last is not None
+            and moved["seq"] == last[0] + 1
+            and not last[1]
+            and view["assisted"] == last[2]
+        )
+        if not follows:
+            return self.state(view)
+        self.noted(view)
+        return dict(moved)
+
+    def update(
+        self, view: Mapping[str, Any], moved: Mapping[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """The frame for a broadcast state (and the move's change that made it, if one did), or
+        None when the client has this state, or a later one, already."""
+        if self.last_sent is not None and state_key(view) <= self.last_sent:
+            return None
+        return self.state(view) if moved is None else self.change(moved, view)

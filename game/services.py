@@ -38,7 +38,7 @@ from game.errors import DealHidden, GameInProgress, IllegalMove, NotStarted, Out
 from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
-from game.postgame import analysis_schedule
+from game.postgame import analysis_wake
 from game.selectors import Moved, View, deal_revealed, game_view, moved_frame
 from game.writer import MoveConflict, MoveWrite
 
@@ -92,14 +92,16 @@ def game_start(
 
     Whether the game ranks is decided here, once, from where its deal comes from: a fresh deal
     dealt here ranks, and so does a ranked daily attempt (on its day's board only); a game on a
-    given seed (a deal played again, a shared one) does not, nor does a race's
-    (:data:`game.models.RANKED_SOURCES` says why).
+    given seed (a deal played again, a shared one) does not, nor does a race's or a friend
+    challenge's (:data:`game.models.RANKED_SOURCES` says why).
 
     A game may be dealt ahead of its start (``starts_at``, a race's countdown): moves before then
     are refused. ``reveal_after`` keeps the deal of the finished game hidden until that moment.
     """
     if mode == Mode.RACE:
         source = DealSource.RACE
+    elif mode == Mode.CHALLENGE:
+        source = DealSource.CHALLENGE
     elif secret_daily:
         source = DealSource.DAILY
     elif seed is not None:
@@ -192,7 +194,7 @@ async def move_apply(
         view, moved = game_view(live), moved_frame(live, move_change(before, after))
         publish(live, view, moved=moved, answered=answered)
         if live.state.status.is_over:
-            analysis_schedule(live, games.database)
+            analysis_wake()
     return MoveOutcome(view, moved)
 
 
@@ -221,21 +223,22 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | No
     games = live_games()
     async with _playing(game_id, player) as live:
         await games.refresh(live, unless_current=True)
+        after = live.state.copy()  # the cached state changes only once it is stored
         try:
-            live.state.abandon()
+            after.abandon()
         except GameOverError as error:
             raise GameOver(str(error), game_view(live)) from None
         finished_at = timezone.now()
         recorded = await games.database.run(
-            _store_abandon, game_id, live.state.seq, finished_at, live.started_at
+            _store_abandon, game_id, after.seq, finished_at, live.started_at
         )
         if not recorded:
             await games.refresh(live)
             raise OutOfSync("The game changed meanwhile", game_view(live))
-        live.finished_at = finished_at
+        live.state, live.finished_at = after, finished_at
         view = game_view(live)
         publish(live, view, answered=answered)
-        analysis_schedule(live, games.database)
+        analysis_wake()
     return view
 
 

@@ -20,7 +20,7 @@ from core.groups import room_group
 from game import events
 from game.live import LiveGame, live_games
 from game.models import Mode
-from game.postgame import analysis_schedule
+from game.postgame import analysis_wake
 from game.selectors import View, game_view
 from races import selectors, services
 from races.selectors import RaceGame, RacerStatus
@@ -47,7 +47,7 @@ async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
 
 async def race_game_changed(live: LiveGame, view: View) -> None:
     """Tell the game's room how its racer stands now; check whether the round is over."""
-    if live.mode != Mode.RACE:
+    if live.mode not in (Mode.RACE, Mode.CHALLENGE):
         return
     race = await race_game_of(live.game_id)
     if race is None:
@@ -98,7 +98,7 @@ async def games_settle(end: services.RaceEnd) -> None:
         games.forget(game_id)
         try:
             live = await games.get(game_id)
-            analysis_schedule(live, games.database)
+            analysis_wake()
             await events.game_changed(live, game_view(live))
         except Exception:
             logger.exception("Settling race game %s failed", game_id)

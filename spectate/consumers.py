@@ -1,8 +1,10 @@
 """The spectator's websocket, ``/ws/watch/<id>/``: a read-only copy of a game's broadcasts.
 
-A spectator joins the game's group and gets the same ``game.update`` snapshots as the player's
-own sockets, and nothing else: hints go to the player's socket alone, and the post-game analysis
-(``game.analysis``) is dropped here (the finished game's page has it, behind the reveal gate).
+A spectator joins the game's group and gets the same frames as the player's other tabs (protocol
+v2): each move as its change (``moved``) when it follows on from what was sent last, else the
+whole VIEW (``state``), chosen by :class:`game.protocol.GameFrames`. Nothing else: hints go to the
+player's socket alone, and the post-game analysis (``game.analysis``) is dropped here (the
+finished game's page has it, behind the reveal gate).
 
 The rule (:func:`spectate.selectors.watchable_games`) is checked on connect, on ``sync``, and
 again before every snapshot is passed on, so that a game whose player turns watching off, is
@@ -18,7 +20,7 @@ from channels.db import database_sync_to_async
 from core.errors import ClientError, Forbidden
 from core.groups import game_group
 from core.sockets import PlayerSocket
-from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS
+from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS, GameFrames
 from spectate.selectors import game_watchable, watch_state
 
 
@@ -27,15 +29,17 @@ class WatchConsumer(PlayerSocket):
 
     game_id: uuid.UUID
     group: str | None = None
+    frames: GameFrames
 
     messages = GAME_MESSAGES
     max_message_chars = MAX_MESSAGE_CHARS
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.frames = GameFrames()
         await self.accept()
-        # Join first, then read: a move committed in between is in the state read or pushed after
-        # it (the client keeps the snapshot with the highest seq).
+        # Join first, then read: a move committed in between is in the state read (and its
+        # broadcast, handled after this, is then no news) or broadcast after it.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
@@ -61,14 +65,18 @@ class WatchConsumer(PlayerSocket):
         await self.send_state(view)
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A new state of the game, broadcast after its commit: passed on while the rule allows."""
+        """A new state of the game, broadcast after its commit: passed on (as the move's change
+        when it follows on from what was sent last) while the rule allows."""
         if self.group is None:  # refused already; this event was on its way
+            return
+        frame = self.frames.update(event["game"], event.get("moved"))
+        if frame is None:  # sent already
             return
         allowed = await database_sync_to_async(game_watchable)(self.game_id, already_watching=True)
         if not allowed:
             await self.refuse(Forbidden("This game can no longer be watched"))
             return
-        await self.send_state(event["game"])
+        await self.send_json(frame)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis: never passed on to spectators (it may name hidden cards)."""
@@ -84,4 +92,4 @@ class WatchConsumer(PlayerSocket):
             self.group = None
 
     async def send_state(self, view: dict[str, Any]) -> None:
-        await self.send_json({"type": "state", "game": view})
+        await self.send_json(self.frames.state(view))

@@ -149,6 +149,8 @@ class Values:
 
 BAD_BY_KIND: Mapping[str, Sequence[str]] = {
     "uuid": ("00000000-0000-4000-8000-000000000000", "not-a-uuid", NUL, LONG),
+    # django-ninja's UUID converter (the API's paths): the same values.
+    "uuidstr": ("00000000-0000-4000-8000-000000000000", "not-a-uuid", NUL, LONG),
     "int": (str(2**63), str(2**64), "0", "-1", "1e309", "0x10", NUL, LONG),
     "isodate": ("9999-12-31", "2026-02-30", "0001-01-01", "2026-13-01", NUL),
 }
@@ -310,21 +312,26 @@ UNROUTED_SOCKET_PATHS = (
     "/ws/nothing/",
     "/ws/games/",
     "/ws/games/not-a-uuid/",
+    "/ws/games/00000000-0000-4000-8000-000000000000/",  # protocol v1's socket, retired
     "/ws/daily/2026-02-30/",
     "/games/new",
     f"/ws/{LONG}/",
     "/ws/races/a%00b/",
     "/ws/games/%00/",
+    "/ws/play/%00/",
 )
 """Socket paths that name no socket: no route matches them, or they hold a NUL byte."""
 
-SOCKET_TYPES = ("sync", "move", "hint", "abandon", "join", "leave", "start", "ping")
+SOCKET_TYPES = (
+    "sync", "move", "hint", "abandon", "open", "new", "again", "join", "leave", "start", "ping",
+)  # fmt: skip
 """Message types the site's sockets know (and one they do not)."""
 
 
-def socket_frames() -> Iterator[str | bytes]:
+def socket_frames(game_ids: Sequence[str] = ()) -> Iterator[str | bytes]:
     """Frames a client should not send: malformed JSON, JSON of the wrong shape, binary frames,
-    known types with wrong fields, moves with bad numbers."""
+    known types with wrong fields, moves with bad numbers, games opened with bad ids; then, for
+    each of ``game_ids``, the player's socket's messages on that game (anyone's, over or not)."""
     yield from ("{", "[" * 10_000, "", "null", "[]", "{}", '"x"', "1e309", "NaN", LONG, NUL)
     yield from (b"\x00\xff", b"{}")
     for kind in SOCKET_TYPES:
@@ -332,3 +339,10 @@ def socket_frames() -> Iterator[str | bytes]:
     values: tuple[object, ...] = (2**63, 2**64, -1, 1e309, "0x10", NUL, LONG, None, [], {})
     for value in values:
         yield json.dumps({"type": "move", "seq": value, "move": value})
+        yield json.dumps({"type": "open", "game": value})
+        yield json.dumps({"type": "new", "variant": value, "winnable_only": value})
+    for game_id in game_ids:
+        yield json.dumps({"type": "open", "game": game_id})
+        for kind in ("sync", "hint", "again", "abandon", "again"):
+            yield json.dumps({"type": kind})
+        yield json.dumps({"type": "move", "seq": 0, "move": "draw"})

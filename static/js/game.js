@@ -1,8 +1,9 @@
-// A game in progress: the socket and the snapshots it brings, wired to the board and the parts
-// around it. The server is the referee: the page sends what the player wants to do
-// (move-queue.js) and draws whatever snapshot comes back. In a casual game the player may ask for
-// a hint (hints.js); the questions before giving up or drawing are in game-dialogs.js; the panel
-// and the analysis at the end in game-over.js.
+// A game in progress: the player's socket (protocol v2) and the VIEWs it brings, wired to the
+// board and the parts around it. The server is the referee: the page sends what the player wants
+// to do (move-queue.js) and draws whatever VIEW comes back, whole or brought forward by a move's
+// change (game-feed.js). In a casual game the player may ask for a hint (hints.js); the questions
+// before giving up or drawing are in game-dialogs.js; the panel and the analysis at the end in
+// game-over.js. The same socket carries the page on to the next game (game-switch.js).
 
 import { Announcer, describeChange } from "./announce.js";
 import { Board, boardFromView } from "./board.js";
@@ -14,7 +15,9 @@ import {
   onConfirm,
   updateDrawQuestion,
 } from "./game-dialogs.js";
+import { GameFeed, gamePaths } from "./game-feed.js";
 import { PostGameAnalysis, showGameOver } from "./game-over.js";
+import { bindDealForms, fitToGame } from "./game-switch.js";
 import { Hints } from "./hints.js";
 import { bindInput } from "./input.js";
 import { MoveQueue } from "./move-queue.js";
@@ -23,17 +26,15 @@ import { initSettings } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
 
-const CLOSED_TEXT = {
-  4401: "Your account is suspended.",
-  4403: "This game belongs to someone else.",
-  4404: "This game does not exist.",
-};
+const CLOSED_TEXT = { 4401: "Your account is suspended." };
 
 /**
- * Start the game page: `root` carries data-socket-path, data-analysis-url and data-server-time
- * (Unix seconds), and the preferences that settings.js reads.
+ * Start the game page: `root` carries data-socket-path (the player's socket), data-game-id (the
+ * game it opens), data-server-time (Unix seconds), and the preferences that settings.js reads.
+ * `onGameChanged(id)` runs when the page moves on to a game the server dealt. Returns the page's
+ * handle: `open(id)` moves it to game `id` (a race's next round).
  */
-export function startGame(root) {
+export function startGame(root, { onGameChanged = () => {} } = {}) {
   initSettings(root);
   const find = (selector) => root.querySelector(selector);
   const board = new Board(find("[data-board]"));
@@ -58,7 +59,9 @@ export function startGame(root) {
   const socket = new GameSocket(socketUrl(root.dataset.socketPath), {
     onMessage: receiveMessage,
     onStatus: showConnection,
+    onOpen: () => feed.reopen(),
   });
+  const feed = new GameFeed(socket, root.dataset.gameId);
   const moves = new MoveQueue({
     socket,
     state,
@@ -72,7 +75,7 @@ export function startGame(root) {
     dialog: dialogs.hint,
     say: showMessage,
   });
-  const analysis = new PostGameAnalysis(find("[data-analysis]"), root.dataset.analysisUrl, {
+  const analysis = new PostGameAnalysis(find("[data-analysis]"), gamePaths(feed.gameId).analysis, {
     socket,
     announcer,
   });
@@ -93,6 +96,7 @@ export function startGame(root) {
     }
     moves.resendLater(); // whatever was sent may have been lost with the connection
     hints.answered(); // and a hint asked for will not be answered
+    feed.dealRefused(); // nor a game asked for
     analysis.connectionChanged(state.view);
     if (wasConnected && !lostAnnounced && status !== "connecting") {
       announcer.say(status === "closed" ? "Disconnected." : "Connection lost. Reconnecting…");
@@ -102,25 +106,57 @@ export function startGame(root) {
 
   function receiveMessage(message) {
     if (message.type === "state") {
-      receiveView(message.game);
+      receiveState(message.game);
+    } else if (message.type === "moved") {
+      const view = feed.moved(state.view, message);
+      if (view !== null) receiveView(view);
       moves.flush();
     } else if (message.type === "hint") {
+      if (!feed.owns(message.game.id)) return;
       hints.receive(message, {
         showView: receiveView,
         ring: (view, target) => board.render(boardFromView(view), { hint: target }),
       });
       moves.flush();
     } else if (message.type === "analysis") {
-      analysis.deliver(message.analysis);
+      if (feed.owns(message.game)) analysis.deliver(message.analysis);
     } else if (message.type === "error") {
       receiveError(message);
     }
+  }
+
+  /** A whole VIEW: of the game shown, or of the game just dealt, shown from now on. */
+  function receiveState(view) {
+    const whose = feed.follow(view);
+    if (whose === null) return;
+    const panelFocused = overPanel.contains(document.activeElement);
+    if (whose === "other") {
+      leaveGame();
+      onGameChanged(view.id);
+    }
+    receiveView(view);
+    if (whose === "other" && panelFocused) board.focusNearest(18); // the panel is gone
+    moves.flush();
+  }
+
+  /** Forget the game shown, for the next (its VIEW comes next): nothing of it carries over. */
+  function leaveGame() {
+    state.reset();
+    moves.reset();
+    hints.reset();
+    analysis.reset(gamePaths(feed.gameId).analysis);
+    board.clear();
+    closeDialogs([dialogs.abandon, dialogs.hint, dialogs.draw]);
+    overPanel.hidden = true;
+    abandonButton.hidden = false;
+    messageLine.textContent = "";
   }
 
   /** Show `view` if it is newer than the one shown; say whether it was. */
   function receiveView(view) {
     const before = state.view;
     if (!state.offer(view)) return false;
+    if (before === null) fitToGame(root, view);
     const oneMove = before !== null && view.seq === before.seq + 1;
     root.dataset.seq = String(view.seq); // for people and tests reading the page: where it stands
     root.dataset.status = view.status;
@@ -142,17 +178,18 @@ export function startGame(root) {
   function receiveError({ code, message, game, retryable, retry_after_ms: retryAfter }) {
     const target = moves.target;
     hints.answered();
-    if (game) receiveView(game);
+    if (!game) feed.dealRefused(); // a refusal of the page's game carries it; of a deal, none
+    if (game && feed.owns(game.id)) receiveView(game);
     if (code === "rate_limited" || retryable) {
-      // Nothing was done: ask again in a moment, and the answer brings the move back (sent again
-      // with the same seq, so that it cannot be made twice).
+      // Nothing was done: open the game again in a moment (the answer is its whole state), and
+      // the move comes back (sent again with the same seq, so that it cannot be made twice).
       moves.resendLater();
-      window.setTimeout(() => socket.send({ type: "sync" }), retryAfter ?? 1000);
+      window.setTimeout(() => feed.reopen(), retryAfter ?? 1000);
       showMessage(message);
       return;
     }
-    if (code === "forbidden" || code === "not_found") {
-      showMessage(message);
+    if (code === "forbidden" || code === "not_found" || code === "no_game") {
+      showMessage(message); // not this player's game, no such game: nothing changed
       return;
     }
     moves.refused();
@@ -166,6 +203,7 @@ export function startGame(root) {
   }
 
   bindGiveUp(abandonButton, dialogs.abandon, () => moves.abandon());
+  bindDealForms(root, (message) => feed.deal(message));
   onConfirm(dialogs.draw, () => moves.draw({ confirmed: true }));
   bindInput(board, {
     onPlay: (position) => moves.play(position),
@@ -173,4 +211,11 @@ export function startGame(root) {
     onHint: () => hints.ask(),
   });
   socket.start();
+  return {
+    open(id) {
+      if (id === feed.gameId) return;
+      feed.open(id);
+      leaveGame();
+    },
+  };
 }

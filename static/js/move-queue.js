@@ -1,8 +1,8 @@
 // The player's moves on their way to the server, which is the referee.
 //
 // One move is in flight at a time; a move made meanwhile waits its turn and is dropped if the next
-// snapshot no longer allows it. A move sent but never answered (the connection dropped) is sent
-// again, with the same seq, once a fresh snapshot shows it was not recorded: the server answers a
+// VIEW no longer allows it. A move sent but never answered (the connection dropped) is sent
+// again, with the same seq, once a fresh VIEW shows it was not recorded: the server answers a
 // repeat of a recorded move with the state alone, so a move is never made twice. Giving up waits
 // for the move in flight too.
 
@@ -44,13 +44,20 @@ export class MoveQueue {
     this.#queued = null;
   }
 
+  /** The page moves to another game: forget every move made on the last one. */
+  reset() {
+    this.#settle();
+    this.#queued = null;
+    this.#abandonWanted = false;
+  }
+
   /** Give the game up, once the move in flight is answered. */
   abandon() {
     this.#abandonWanted = true;
     this.flush();
   }
 
-  /** Send what waits to be sent, now that a snapshot has come in or a move was made. */
+  /** Send what waits to be sent, now that a VIEW has come in or a move was made. */
   flush() {
     const view = this.state.view;
     if (view === null) return;

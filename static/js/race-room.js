@@ -4,7 +4,7 @@
 // `progress` frames (one racer's figures after each of their moves: a later move replaces an
 // earlier one) on /ws/races/<code>/ (docs/races.md). Neither ever carries a card. The room's
 // buttons are plain forms; while the socket is open they are sent over it instead. When a round
-// starts with the visitor in it, the page reloads to bring their board.
+// starts with the visitor in it, the page is told of their game (race.js moves their board to it).
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
@@ -41,8 +41,10 @@ function figure(value) {
 }
 
 export class RaceRoom {
-  constructor(root) {
+  /** `onYourGame(id)` runs when a round starts with the visitor in it, their game `id`. */
+  constructor(root, { onYourGame }) {
     this.root = root;
+    this.onYourGame = onYourGame;
     this.me = root.dataset.me || null;
     this.gameId = root.dataset.gameId || null;
     this.serverOffset = Number(root.dataset.serverTime) * 1000 - Date.now();
@@ -92,8 +94,9 @@ export class RaceRoom {
     this.root.dataset.state = room.state;
     this.serverOffset = Date.parse(room.server_time) - Date.now();
     if (room.your_game && room.your_game !== this.gameId) {
-      window.location.reload(); // a round has started with this visitor in it: bring the board
-      return;
+      this.gameId = room.your_game; // a round has started with this visitor in it
+      this.root.dataset.gameId = room.your_game;
+      this.onYourGame(room.your_game);
     }
     const roundChanged = before?.round?.number !== room.round?.number;
     if (roundChanged) this.progress.clear();
@@ -268,9 +271,9 @@ export class RaceRoom {
   }
 }
 
-export function startRaceRoom(root) {
+export function startRaceRoom(root, { onYourGame }) {
   if (!root) return null;
-  const room = new RaceRoom(root);
+  const room = new RaceRoom(root, { onYourGame });
   room.start();
   return room;
 }

@@ -1,10 +1,12 @@
-// The game's websocket: connects, and reconnects after any loss with exponential backoff and
+// A page's websocket: connects, and reconnects after any loss with exponential backoff and
 // jitter, so that a laptop waking up or a phone changing networks finds its game again.
 
 const FIRST_DELAY = 500; // ms before the first retry (at most; see #delay)
 const MAX_DELAY = 15000;
 const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
-const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // account suspended, not this player's game, no such game
+// Account suspended, not the visitor's to watch, no such game (the player's socket refuses a
+// game with an error frame instead, and stays open).
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 
 /** The websocket URL of `path` on this page's host, secure when the page is. */
 export function socketUrl(path) {
@@ -38,12 +40,15 @@ export class GameSocket {
    * `url` is the websocket URL. Callbacks: `onMessage(message)` with the parsed JSON, and
    * `onStatus(status, detail)` where status is "connecting", "open", "reconnecting" (detail: ms
    * until the next try), "offline" or "closed" (detail: the close code; no more retries).
-   * The server sends the game's state on every new connection, so nothing is asked for on open.
+   * `onOpen()` runs on every new connection before anything else is sent on it: the player's
+   * socket opens no game by itself, so the page says there which game it shows. (The watch and
+   * room sockets send their state on connect: they need no `onOpen`.)
    */
-  constructor(url, { onMessage, onStatus }) {
+  constructor(url, { onMessage, onStatus, onOpen = () => {} }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.onOpen = onOpen;
     this.ws = null;
     this.attempt = 0;
     this.retryTimer = 0;
@@ -106,6 +111,7 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
+      this.onOpen();
       this.onStatus("open");
     });
     ws.addEventListener("message", (event) => {

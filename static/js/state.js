@@ -1,4 +1,5 @@
-// The game as the server last described it: the snapshot with the highest seq seen so far.
+// The game as the server last described it: the VIEW with the highest seq seen so far (whole, or
+// brought forward by a move's change).
 
 export function isOver(view) {
   return view.status !== "in_progress";
@@ -6,6 +7,11 @@ export function isOver(view) {
 
 export class GameState {
   constructor() {
+    this.view = null;
+  }
+
+  /** Forget the game held: the page moves to another. */
+  reset() {
     this.view = null;
   }
 

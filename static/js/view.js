@@ -30,3 +30,11 @@ export function applyMoved(view, moved) {
   for (const field of CHANGED_FIELDS) next[field] = moved[field];
   return next;
 }
+
+/**
+ * Whether `moved` shows that frames of `view`'s game were missed (it is further on than the one
+ * that would follow): the page asks for the whole state with `sync`. (An older frame is no news.)
+ */
+export function missedBefore(view, moved) {
+  return view !== null && moved.game === view.id && moved.seq > view.seq + 1;
+}

@@ -1,7 +1,8 @@
-// Watching a game: the player's board, read-only, redrawn from each snapshot the server pushes on
-// /ws/watch/<id>/ (docs/spectating.md). The snapshots are the player's own VIEW, so the page shows
+// Watching a game: the player's board, read-only, redrawn from what the server pushes on
+// /ws/watch/<id>/ (docs/spectating.md): the player's own VIEW on connect, then each move as its
+// change (`moved`, applied by view.js; a gap asks for the whole VIEW again), so the page shows
 // exactly what the player sees. Nothing here can change the game: the cards are drawn disabled,
-// and the socket only ever sends `sync` (when it checks the connection).
+// and the socket only ever sends `sync` (to check the connection, or after a missed frame).
 
 import { Announcer } from "./announce.js";
 import { Board, boardFromView } from "./board.js";
@@ -11,6 +12,7 @@ import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
+import { applyMoved, missedBefore } from "./view.js";
 
 const CLOSED_TEXT = {
   4401: "Your account is suspended.",
@@ -95,6 +97,10 @@ export function startWatching(root) {
   function receive(message) {
     if (message.type === "state") {
       receiveView(message.game);
+    } else if (message.type === "moved") {
+      const view = applyMoved(state.view, message);
+      if (view !== null) receiveView(view);
+      else if (missedBefore(state.view, message)) socket.send({ type: "sync" });
     } else if (message.type === "error") {
       // Every error but a rate limit comes just before the server hangs up, and says why.
       if (message.code === "rate_limited") {
@@ -131,8 +137,9 @@ export function startWatching(root) {
     find("[data-live-badge]").hidden = true;
   }
 
-  new GameSocket(socketUrl(root.dataset.socketPath), {
+  const socket = new GameSocket(socketUrl(root.dataset.socketPath), {
     onMessage: receive,
     onStatus: showConnection,
-  }).start();
+  });
+  socket.start();
 }

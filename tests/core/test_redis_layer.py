@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.broadcast import group_send
+from core.outages import CHANNEL_LAYER
 from core.redis_layer import ResilientRedisChannelLayer
 from deploy.servers import Redis
 
@@ -80,9 +81,11 @@ async def test_while_redis_is_down_channels_open_and_subscribe_once_it_is_back(
     assert await group_send(GROUP, {"type": "lost"}, layer=layer) is False  # dropped, not raised
     await layer.channel_discard(early)
 
+    assert CHANNEL_LAYER.down
     redis_server.start()
     wanted = {opened, layer.group_channel(GROUP)}
     await eventually(lambda: subscribed(redis_server) == wanted)
+    assert not CHANNEL_LAYER.down  # the layer's own reconnection ended the outage
     await layer.group_send(GROUP, {"type": "game.update", "seq": 9})
     assert await asyncio.wait_for(layer.receive(opened), 5) == {"type": "game.update", "seq": 9}
 

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
 
 from game.engine import Variant
 from game.models import Game
@@ -23,10 +24,22 @@ def guest_session(guest_key: str) -> str:
     return session.session_key
 
 
-def communicator(
-    game_id: object, session_key: str | None, origin: bytes = ORIGIN
-) -> WebsocketCommunicator:
-    return socket_to(f"/ws/games/{game_id}/", session_key, origin=origin)
+def play_socket(session_key: str | None, origin: bytes = ORIGIN) -> WebsocketCommunicator:
+    """A player's socket (``/ws/play/``), not yet connected: it opens with no game."""
+    return socket_to("/ws/play/", session_key, origin=origin)
+
+
+async def game_opened(
+    game_id: object, session_key: str | None
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A player's socket, connected, that was asked to open ``game_id``; and its answer (the
+    game's state, or the error that refused it)."""
+    socket = play_socket(session_key)
+    connected, _ = await socket.connect()
+    assert connected
+    await socket.send_json_to({"type": "open", "game": str(game_id)})
+    answer: dict[str, Any] = await socket.receive_json_from(timeout=5)
+    return socket, answer
 
 
 class Seat:
@@ -38,11 +51,8 @@ class Seat:
         self.session_key = session_key
 
     async def connect(self) -> WebsocketCommunicator:
-        """Open a websocket to the game and read the state sent on connect."""
-        socket = communicator(self.game.id, self.session_key)
-        connected, _ = await socket.connect()
-        assert connected
-        first = await socket.receive_json_from(timeout=5)
+        """Open a player's socket on the game and read the state ``open`` answers."""
+        socket, first = await game_opened(self.game.id, self.session_key)
         assert first["type"] == "state", first
         return socket
 
@@ -63,6 +73,27 @@ def make_seat(transactional_db: None) -> Callable[..., Awaitable[Seat]]:
         return await sync_to_async(make)(guest_key, seed, variant)
 
     return make_async
+
+
+@pytest.fixture
+def test_session_pid(transactional_db: None) -> int:
+    """The database session of the test's own thread (it empties the tables afterwards)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+        return int(pid)
+
+
+def cut_the_servers_connections(spared: int) -> int:
+    """Terminate every session on the test database but the test's own; return how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
+            [spared],
+        )
+        (count,) = cursor.fetchone()
+        return int(count)
 
 
 def visible_cards(message: Any) -> set[str]:

@@ -1,4 +1,6 @@
-"""The game websocket against the real ASGI application: the protocol of docs/protocol.md."""
+"""The player's websocket (``/ws/play/``) against the real ASGI application: the guarantees of
+docs/protocol.md (a move acknowledged only after its commit, resent by seq, ``sync`` from the
+stored log, refusals that change nothing, no hidden card ever sent)."""
 
 import asyncio
 import json
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
-from tests.game.conftest import Seat, communicator, guest_session
+from tests.game.conftest import Seat, game_opened, guest_session, play_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -64,13 +66,11 @@ async def drain(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
     return messages
 
 
-async def test_connecting_sends_the_state_without_hidden_cards(make_seat, sockets) -> None:
-    """On connect the player gets the VIEW: ten face-up cards, 18 backs, 23 in the stock."""
+async def test_opening_sends_the_state_without_hidden_cards(make_seat, sockets) -> None:
+    """Opening the game, the player gets the VIEW: ten face-up cards, 18 backs, 23 in the stock."""
     seat: Seat = await make_seat()
-    socket = communicator(seat.game.id, seat.session_key)
+    socket, message = await game_opened(seat.game.id, seat.session_key)
     sockets.append(socket)
-    assert (await socket.connect())[0]
-    message = await socket.receive_json_from(timeout=5)
     view = message["game"]
     assert message["type"] == "state"
     assert view["id"] == str(seat.game.id)
@@ -83,32 +83,30 @@ async def test_connecting_sends_the_state_without_hidden_cards(make_seat, socket
     assert "seed" not in json.dumps(message)
 
 
-async def test_a_legal_move_is_stored_then_broadcast(make_seat, sockets) -> None:
-    """A playable card is logged, the derived fields follow, and the new state comes back."""
+async def test_a_legal_move_is_stored_then_acknowledged(make_seat, sockets) -> None:
+    """A playable card is logged, the derived fields follow, and its change comes back once the
+    move is stored."""
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
     card = a_playable_card([])
     reply = await send(socket, {"type": "move", "seq": 0, "move": card})
-    assert reply["type"] == "state"
-    assert reply["game"]["seq"] == 1
-    assert reply["game"]["score"] == 10
-    assert reply["game"]["waste"] == card
+    assert reply["type"] == "moved"
+    assert (reply["seq"], reply["move"], reply["score"], reply["waste"]) == (1, card, 10, card)
     assert await stored_moves(seat.game.id) == [card]
     game = await stored_game(seat.game.id)
     assert (game.move_count, game.score, game.cards_left) == (1, 10, 27)
 
 
-async def test_every_watcher_of_the_game_gets_the_new_state(make_seat, sockets) -> None:
-    """Two tabs on one game: a move made in one is pushed to both."""
+async def test_every_tab_on_the_game_gets_the_move(make_seat, sockets) -> None:
+    """Two tabs on one game: a move made in one is pushed to both, as its change."""
     seat: Seat = await make_seat()
     first, second = await seat.connect(), await seat.connect()
     sockets.extend([first, second])
     await first.send_json_to({"type": "move", "seq": 0, "move": "draw"})
     for socket in (first, second):
         message = await socket.receive_json_from(timeout=5)
-        assert message["game"]["seq"] == 1
-        assert message["game"]["stock_count"] == 22
+        assert (message["type"], message["seq"], message["stock_count"]) == ("moved", 1, 22)
     # The mover's answer came straight back; the broadcast does not repeat it.
     assert await first.receive_nothing(timeout=0.3)
     assert await second.receive_nothing(timeout=0.3)
@@ -186,13 +184,18 @@ async def test_binary_frames_get_bad_message(make_seat, sockets) -> None:
 async def test_a_resent_move_is_answered_with_the_state_and_recorded_once(
     make_seat, sockets
 ) -> None:
-    """The same move with the same seq, sent again after it was applied, changes nothing."""
+    """The same move with the same seq, sent again after it was applied, changes nothing: the
+    answer is the whole state the move left."""
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
     first = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
     again = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
-    assert again == first
+    assert (again["type"], again["game"]["seq"], again["game"]["waste"]) == (
+        "state",
+        1,
+        first["waste"],
+    )
     assert await stored_moves(seat.game.id) == ["draw"]
 
 
@@ -221,12 +224,15 @@ async def test_two_connections_racing_on_one_seq_have_exactly_one_winner(
         first.send_json_to({"type": "move", "seq": 0, "move": "draw"}),
         second.send_json_to({"type": "move", "seq": 0, "move": card}),
     )
-    messages = await drain(first) + await drain(second)
-    errors = [m for m in messages if m["type"] == "error"]
-    states = [m for m in messages if m["type"] == "state"]
+    heard = [await drain(first), await drain(second)]
+    errors = [m for m in heard[0] + heard[1] if m["type"] == "error"]
     assert [e["code"] for e in errors] == ["out_of_sync"]
-    assert [s["game"]["seq"] for s in states] == [1, 1]  # the winner's move reaches both sockets
-    assert errors[0]["game"] == states[0]["game"]
+    assert errors[0]["game"]["seq"] == 1
+    # The winner's move reaches both sockets: as its change, or within the loser's refusal.
+    for messages in heard:
+        last = messages[-1]
+        assert (last if last["type"] == "moved" else last["game"])["seq"] == 1, messages
+        assert [m["seq"] for m in messages if m["type"] == "moved"] in ([1], [])
     assert len(await stored_moves(seat.game.id)) == 1
 
 
@@ -269,38 +275,39 @@ async def test_moves_after_the_end_get_game_over(make_seat, sockets) -> None:
 
 
 async def test_someone_elses_game_is_forbidden(make_seat, sockets) -> None:
-    """Another guest cannot connect to a game in progress: forbidden, then the socket closes."""
+    """Another guest cannot open a game in progress: forbidden, without the game, and nothing
+    of it follows."""
     seat: Seat = await make_seat()
     intruder_session = await sync_to_async(guest_session)("guest-b")
-    socket = communicator(seat.game.id, intruder_session)
+    socket, reply = await game_opened(seat.game.id, intruder_session)
     sockets.append(socket)
-    assert (await socket.connect())[0]
-    reply = await socket.receive_json_from(timeout=5)
     assert (reply["type"], reply["code"]) == ("error", "forbidden")
     assert "game" not in reply
-    assert (await socket.receive_output(timeout=5))["type"] == "websocket.close"
+    owner = await seat.connect()
+    sockets.append(owner)
+    await send(owner, {"type": "move", "seq": 0, "move": "draw"})
+    assert await socket.receive_nothing(timeout=0.3)
+    assert (await send(socket, {"type": "sync"}))["code"] == "no_game"
 
 
 async def test_a_visitor_without_a_session_is_forbidden(make_seat, sockets) -> None:
     seat: Seat = await make_seat()
-    socket = communicator(seat.game.id, None)
+    socket, reply = await game_opened(seat.game.id, None)
     sockets.append(socket)
-    await socket.connect()
-    assert (await socket.receive_json_from(timeout=5))["code"] == "forbidden"
+    assert reply["code"] == "forbidden"
 
 
 async def test_an_unknown_game_is_not_found(make_seat, sockets) -> None:
     seat: Seat = await make_seat()
-    socket = communicator(uuid.uuid4(), seat.session_key)
+    socket, reply = await game_opened(uuid.uuid4(), seat.session_key)
     sockets.append(socket)
-    await socket.connect()
-    assert (await socket.receive_json_from(timeout=5))["code"] == "not_found"
+    assert reply["code"] == "not_found"
 
 
 async def test_a_foreign_origin_is_refused_at_the_handshake(make_seat) -> None:
     """A page on another site cannot open the player's socket with their cookie."""
     seat: Seat = await make_seat()
-    socket = communicator(seat.game.id, seat.session_key, origin=b"https://evil.example")
+    socket = play_socket(seat.session_key, origin=b"https://evil.example")
     connected, _ = await socket.connect()
     assert not connected
 
@@ -315,7 +322,7 @@ async def test_a_flood_of_messages_is_rate_limited(make_seat, sockets, settings)
         await socket.send_to(text_data="{}")
     codes = [(await socket.receive_json_from(timeout=5))["code"] for _ in range(100)]
     assert set(codes) == {"bad_message", "rate_limited"}
-    assert codes[:40] == ["bad_message"] * 40  # the burst
+    assert codes[:39] == ["bad_message"] * 39  # the burst, but for the message that opened the game
     await asyncio.sleep(0.2)  # enough to earn a few messages back
     assert (await send(socket, {"type": "sync"}))["type"] == "state"
 
@@ -337,8 +344,8 @@ async def test_a_whole_game_never_shows_a_hidden_card(make_seat, sockets) -> Non
         seen.add(state.waste_top.code)
         named = set(codes.findall(json.dumps(reply)))
         assert named <= seen, named - seen
-        assert reply["game"]["score"] == state.score
-    assert reply["game"]["status"] == state.status.value
+        assert (reply["type"], reply["score"]) == ("moved", state.score)
+    assert reply["status"] == state.status.value
     game = await stored_game(seat.game.id)
     assert (game.status, game.score, game.move_count) == (
         state.status.value,
@@ -361,7 +368,8 @@ async def test_a_reconnecting_player_finds_the_game_as_they_left_it(make_seat) -
     seat: Seat = await make_seat()
     socket = await seat.connect()
     card = a_playable_card([])
-    before = await send(socket, {"type": "move", "seq": 0, "move": card})
+    await send(socket, {"type": "move", "seq": 0, "move": card})
+    before = await send(socket, {"type": "sync"})
     await socket.disconnect()
     again = await seat.connect()
     reply = await send(again, {"type": "sync"})
@@ -386,7 +394,8 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(payload=JSON_VALUES)
 async def test_hostile_json_never_changes_the_game(make_seat, payload: object) -> None:
-    """Whatever JSON arrives, the answer is a state or an error; only a valid move is logged."""
+    """Whatever JSON arrives, the answer is a state, a move's change or an error; only a valid
+    move is logged."""
     seat: Seat = await make_seat(guest_key=f"guest-{uuid.uuid4().hex}")
     socket = await seat.connect()
     try:
@@ -394,7 +403,7 @@ async def test_hostile_json_never_changes_the_game(make_seat, payload: object) -
         reply = await socket.receive_json_from(timeout=5)
     finally:
         await socket.disconnect()
-    assert reply["type"] in {"state", "error"}
+    assert reply["type"] in {"state", "moved", "error"}
     moves = await stored_moves(seat.game.id)
     valid = (
         isinstance(payload, dict)
@@ -422,10 +431,9 @@ async def test_a_game_dealt_for_later_refuses_moves_until_it_starts(sockets) -> 
         return game_start(player=player, variant=Variant.TRIPEAKS, seed="1", starts_at=later)
 
     game = await sync_to_async(deal_for_later)()
-    socket = communicator(game.id, await sync_to_async(guest_session)("guest-late"))
+    socket, opened = await game_opened(game.id, await sync_to_async(guest_session)("guest-late"))
     sockets.append(socket)
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
+    assert opened["type"] == "state"
     reply = await send(socket, {"type": "move", "seq": 0, "move": "draw"})
     assert reply["code"] == "not_started"
     assert reply["game"]["seq"] == 0
@@ -440,7 +448,7 @@ async def test_an_acknowledged_move_is_counted_for_the_operators(make_seat, sock
     before = MOVES_ACKNOWLEDGED._value.get()
     timed = sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets)
     await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})
-    assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == 1
+    assert (await socket.receive_json_from(timeout=5))["seq"] == 1
     await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})  # a resend: no new move
     assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == 1
     assert MOVES_ACKNOWLEDGED._value.get() == before + 1

@@ -14,22 +14,13 @@ from django.db import connection
 
 from deploy.clients import Player
 from game.models import Move
-from tests.game.conftest import Seat, communicator
+from tests.game.conftest import Seat, cut_the_servers_connections, play_socket
 from tests.players import CommunicatorConnection
 
 T = TypeVar("T")
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 20
-
-
-@pytest.fixture
-def test_session_pid(transactional_db: None) -> int:
-    """The database session of the test's own thread (it empties the tables afterwards)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        (pid,) = cursor.fetchone()
-        return int(pid)
 
 
 async def in_own_thread(function: Callable[..., T], *args: object) -> T:
@@ -45,18 +36,6 @@ async def in_own_thread(function: Callable[..., T], *args: object) -> T:
     return await asyncio.to_thread(run)
 
 
-def cut_the_servers_connections(spared: int) -> int:
-    """Terminate every session on the test database but the test's own; return how many."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
-            [spared],
-        )
-        (count,) = cursor.fetchone()
-        return int(count)
-
-
 def stored_logs(game_ids: list[object]) -> dict[object, dict[int, str]]:
     logs: dict[object, dict[int, str]] = {game_id: {} for game_id in game_ids}
     for game_id, seq, move in Move.objects.filter(game_id__in=game_ids).values_list(
@@ -68,12 +47,12 @@ def stored_logs(game_ids: list[object]) -> dict[object, dict[int, str]]:
 
 def player_of(seat: Seat) -> Player:
     async def connect() -> CommunicatorConnection:
-        socket = communicator(seat.game.id, seat.session_key)
+        socket = play_socket(seat.session_key)
         connected, _ = await socket.connect()
         assert connected
         return CommunicatorConnection(socket)
 
-    return Player(connect, answer_timeout=10)
+    return Player(connect, str(seat.game.id), answer_timeout=10)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game.live import live_games
 from game.models import Game, Move
-from tests.game.conftest import Seat, communicator
+from tests.game.conftest import Seat, game_opened
 
 
 @pytest.mark.asyncio
@@ -25,7 +25,7 @@ async def test_calls_racing_to_load_a_game_share_one_live_game(make_seat) -> Non
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_cached_game_is_checked_against_the_database_on_connect(make_seat) -> None:
+async def test_a_cached_game_is_checked_against_the_database_on_open(make_seat) -> None:
     """Another process's move (written straight to the database here) shows on the next
     state read, although this process had the game cached."""
     seat: Seat = await make_seat()
@@ -37,12 +37,8 @@ async def test_a_cached_game_is_checked_against_the_database_on_connect(make_sea
         Game.objects.filter(id=seat.game.id).update(move_count=1)
 
     await database_sync_to_async(move_elsewhere)()
-    socket = communicator(seat.game.id, seat.session_key)
-    try:
-        assert (await socket.connect())[0]
-        state = await socket.receive_json_from(timeout=5)
-    finally:
-        await socket.disconnect()
+    socket, state = await game_opened(seat.game.id, seat.session_key)
+    await socket.disconnect()
     assert (state["game"]["seq"], state["game"]["stock_count"]) == (1, 22)
     assert (await live_games().get(seat.game.id)).just_loaded is False
 

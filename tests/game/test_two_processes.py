@@ -18,6 +18,7 @@ from django.conf import settings as django_settings
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Origin
 
+from deploy.clients import frame_seq
 from game.engine import Deal, GameState, Variant, public_view
 from game.engine.hint import hint
 from game.models import Move
@@ -38,11 +39,13 @@ def two_servers(transactional_db: None, tmp_path) -> Iterator[tuple[str, str]]:
 
 
 async def open_socket(base: str, seat: Seat) -> ClientConnection:
+    """A player's socket on the server at ``base``, with the seat's game opened."""
     socket = await websockets.connect(
-        f"{base.replace('http:', 'ws:')}/ws/games/{seat.game.id}/",
+        f"{base.replace('http:', 'ws:')}/ws/play/",
         origin=Origin(base),
         additional_headers={"Cookie": f"{django_settings.SESSION_COOKIE_NAME}={seat.session_key}"},
     )
+    await socket.send(json.dumps({"type": "open", "game": str(seat.game.id)}))
     first = await receive(socket)
     assert first["type"] == "state", first
     return socket
@@ -66,15 +69,15 @@ async def test_a_move_on_one_process_reaches_a_socket_on_the_other(make_seat, tw
     a, b = await open_socket(first, seat), await open_socket(second, seat)
     try:
         await a.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
-        assert (await receive(a))["game"]["seq"] == 1
+        assert frame_seq(await receive(a)) == 1
         seen_by_b = await receive(b)
-        assert (seen_by_b["game"]["seq"], seen_by_b["game"]["stock_count"]) == (1, 22)
+        assert (seen_by_b["type"], seen_by_b["seq"], seen_by_b["stock_count"]) == ("moved", 1, 22)
         # b's process had the game cached at seq 0: the move at seq 1 makes it catch up first.
         state = GameState.replay(Deal.from_seed("1"), Variant.TRIPEAKS, ["draw"])
         card = state.legal_moves()[0].text
         await b.send(json.dumps({"type": "move", "seq": 1, "move": card}))
-        assert (await receive(b))["game"]["seq"] == 2
-        assert (await receive(a))["game"]["seq"] == 2
+        assert frame_seq(await receive(b)) == 2
+        assert frame_seq(await receive(a)) == 2
     finally:
         await a.close()
         await b.close()
@@ -105,7 +108,7 @@ async def test_processes_racing_on_one_seq_record_exactly_one_move(make_seat, tw
     errors = [m for m in answers if m["type"] == "error"]
     assert [e["code"] for e in errors] == ["out_of_sync"]
     assert errors[0]["game"]["seq"] == 1
-    assert all(m["game"]["seq"] == 1 for m in answers if m["type"] == "state")
+    assert all(frame_seq(m) == 1 for m in answers)
 
 
 async def test_a_resend_to_the_process_that_did_not_take_the_move_is_answered_with_the_state(
@@ -118,7 +121,7 @@ async def test_a_resend_to_the_process_that_did_not_take_the_move_is_answered_wi
     a, b = await open_socket(first, seat), await open_socket(second, seat)  # b caches seq 0
     try:
         await a.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
-        assert (await receive(a))["game"]["seq"] == 1
+        assert frame_seq(await receive(a)) == 1
         await receive(b)  # the broadcast: b's socket knows, b's process has not reloaded
         await b.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
         answer = await receive(b)
@@ -138,7 +141,7 @@ async def test_a_hint_on_the_process_that_did_not_take_the_last_move_is_for_the_
     a, b = await open_socket(first, seat), await open_socket(second, seat)
     try:
         await a.send(json.dumps({"type": "move", "seq": 0, "move": "draw"}))
-        assert (await receive(a))["game"]["seq"] == 1
+        assert frame_seq(await receive(a)) == 1
         await receive(b)
         await b.send(json.dumps({"type": "hint"}))
         answer = await receive(b)

@@ -83,3 +83,35 @@ def test_a_change_that_does_not_follow_on_is_not_applied(tmp_path: Path) -> None
         timeout=60,
     )
     assert json.loads(result.stdout) == [None, None, None]
+
+
+MISSED_RUNNER = """
+import { readFileSync } from "node:fs";
+import { missedBefore } from %s;
+const cases = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map(([view, moved]) => missedBefore(view, moved))));
+"""
+
+
+def test_a_frame_further_on_says_frames_were_missed(tmp_path: Path) -> None:
+    """Only a change of the same game further on than the next asks for the whole state: the
+    next one is applied, an older one (or another game's) is no news."""
+    (view, moved, _), *_ = cases_of_random_games(1)
+    runner = tmp_path / "missed.mjs"
+    runner.write_text(MISSED_RUNNER % json.dumps(SCRIPT.as_uri()))
+    cases = [
+        [view, {**moved, "seq": moved["seq"] + 1}],
+        [view, moved],
+        [view, {**moved, "seq": view["seq"]}],
+        [view, {**moved, "seq": moved["seq"] + 1, "game": str(uuid.uuid4())}],
+        [None, moved],
+    ]
+    result = subprocess.run(
+        [str(NODE), str(runner)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(result.stdout) == [True, False, False, False, False]

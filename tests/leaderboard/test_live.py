@@ -1,18 +1,19 @@
 """Boards and the real move path: games played over the game websocket enter the score tables in
 the transaction that ends them, and a day's board is pushed live to whoever watches it."""
 
+import asyncio
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
 from game import postgame
 from game.engine import Deal, GameState, Variant
-from game.live import live_games
 from game.models import Game, GameAnalysis
 from game.players import Player
 from game.services import game_start
@@ -20,7 +21,7 @@ from leaderboard import challenge
 from leaderboard.models import DailyAttempt, PlayerBest, PlayerTally
 from leaderboard.selectors import utc_today, week_period
 from tests.accounts.helpers import make_player, signed_in_session
-from tests.game.conftest import communicator
+from tests.game.conftest import play_socket
 from tests.leaderboard.helpers import play_out
 from tests.sockets import socket_to
 
@@ -30,7 +31,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 @pytest.fixture(autouse=True)
 def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     """The post-game analysis (a solver in another process) is not what these tests are about."""
-    monkeypatch.setattr("game.services.analysis_schedule", lambda live, database: None)
+    monkeypatch.setattr("game.services.analysis_wake", lambda: None)
 
 
 @database_sync_to_async
@@ -44,11 +45,15 @@ def player_with_game(username: str, *, daily: bool = False) -> tuple[User, Game,
 
 
 async def connected(path_or_game: object, session_key: str | None) -> WebsocketCommunicator:
+    """A socket to a path; or, for a game, a player's socket asked to open it (its answer is
+    the first frame to read)."""
     if isinstance(path_or_game, str):
         socket = socket_to(path_or_game)
-    else:
-        socket = communicator(path_or_game, session_key)
+        assert (await socket.connect())[0]
+        return socket
+    socket = play_socket(session_key)
     assert (await socket.connect())[0]
+    await socket.send_json_to({"type": "open", "game": str(path_or_game)})
     return socket
 
 
@@ -62,8 +67,7 @@ async def play_to_the_end(socket: WebsocketCommunicator, game: Game) -> GameStat
         await socket.send_json_to({"type": "move", "seq": state.seq, "move": move.text})
         state.apply(move)
         reply = await socket.receive_json_from(timeout=5)
-        assert reply["type"] == "state", reply
-        assert reply["game"]["seq"] == state.seq
+        assert (reply["type"], reply["seq"]) == ("moved", state.seq), reply
     return state
 
 
@@ -175,7 +179,7 @@ async def test_an_unknown_day_s_board_socket_is_closed(sockets) -> None:
 
 
 async def test_an_unknown_game_id_is_not_a_board(sockets) -> None:
-    """The two websocket routes live side by side: a game's path still reaches the game."""
+    """The two websocket routes live side by side: a game's id still reaches the games."""
     socket = await connected(uuid.uuid4(), None)
     sockets.append(socket)
     message = await socket.receive_json_from(timeout=5)
@@ -187,13 +191,6 @@ async def test_the_analysis_pushed_after_a_daily_game_has_no_par_line(
 ) -> None:
     """The post-game analysis reaches the player without the par line while the day lasts (it
     names cards they never saw); the stored analysis keeps it, for after the day."""
-    sent: list[dict[str, Any]] = []
-
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, Any]) -> None:
-            sent.append(message)
-
-    monkeypatch.setattr(postgame, "get_channel_layer", Layer)
     monkeypatch.setattr(postgame, "worker_pool", lambda: ThreadPoolExecutor(max_workers=1))
     verdict = {"winnable": True, "par": 1500, "par_exact": True, "par_line": ["7h", "draw"]}
     report = {"par": 1500, "score": 300, "share": 0.2, "par_line": ["7h", "draw"]}
@@ -202,12 +199,17 @@ async def test_the_analysis_pushed_after_a_daily_game_has_no_par_line(
     )
     _, game, _ = await player_with_game("ada", daily=True)
     await database_sync_to_async(play_out)(game)
-    games = live_games()
-    live = await games.get(game.id)
+    layer = get_channel_layer()
+    watcher = await layer.new_channel()
+    await layer.group_add(game.group_name, watcher)
 
-    await postgame._analyse_and_push(live, games.database)
+    postgame.analysis_wake()
 
-    assert [message["type"] for message in sent] == ["game.analysis"]
-    assert sent[0]["analysis"] == {**report, "par_line": None}
+    pushed = await asyncio.wait_for(layer.receive(watcher), 10)
+    assert pushed == {
+        "type": "game.analysis",
+        "game": str(game.id),
+        "analysis": {**report, "par_line": None},
+    }
     stored = await database_sync_to_async(GameAnalysis.objects.get)(game_id=game.id)
     assert stored.report == report

@@ -13,7 +13,7 @@ from game.players import Player
 from game.services import game_start
 from moderation import services
 from tests.accounts.helpers import make_player, signed_in_session
-from tests.game.conftest import communicator
+from tests.game.conftest import game_opened
 
 
 def player_with_game() -> tuple[User, Game, str]:
@@ -33,10 +33,8 @@ def superuser() -> User:
 async def test_a_banned_player_s_open_socket_is_closed_with_4401() -> None:
     user, game, session_key = await database_sync_to_async(player_with_game)()
     actor = await database_sync_to_async(superuser)()
-    socket = communicator(game.id, session_key)
-    connected, _ = await socket.connect()
-    assert connected
-    assert (await socket.receive_json_from(timeout=5))["type"] == "state"
+    socket, opened = await game_opened(game.id, session_key)
+    assert opened["type"] == "state"
 
     await database_sync_to_async(services.player_ban)(
         actor=actor, user_id=user.pk, reason="cheating"
@@ -48,10 +46,9 @@ async def test_a_banned_player_s_open_socket_is_closed_with_4401() -> None:
     assert closed == {"type": "websocket.close", "code": CLOSE_BANNED}
     await socket.disconnect()
 
-    again: WebsocketCommunicator = communicator(game.id, session_key)
-    connected, _ = await again.connect()
-    assert connected  # accepted, then refused: the session no longer signs anyone in
-    refused = await again.receive_json_from(timeout=5)
+    # A new socket is accepted, but its game is refused: the session no longer signs anyone in.
+    again: WebsocketCommunicator
+    again, refused = await game_opened(game.id, session_key)
     assert refused["type"] == "error"
     assert refused["code"] == "forbidden"
     await again.disconnect()
@@ -63,9 +60,7 @@ async def test_other_players_sockets_stay_open() -> None:
     _, game, session_key = await database_sync_to_async(player_with_game)()
     actor = await database_sync_to_async(superuser)()
     other = await database_sync_to_async(make_player)("bob", email="bob@example.com")
-    socket = communicator(game.id, session_key)
-    await socket.connect()
-    await socket.receive_json_from(timeout=5)
+    socket, _ = await game_opened(game.id, session_key)
 
     await database_sync_to_async(services.player_ban)(
         actor=actor, user_id=other.pk, reason="not ada"

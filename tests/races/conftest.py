@@ -21,8 +21,9 @@ def room_socket(code: str, session_key: str | None = None) -> WebsocketCommunica
     return socket_to(f"/ws/races/{code}/", session_key)
 
 
-def game_socket(game_id: object, session_key: str) -> WebsocketCommunicator:
-    return socket_to(f"/ws/games/{game_id}/", session_key)
+def play_socket(session_key: str) -> WebsocketCommunicator:
+    """A racer's player socket (``/ws/play/``), on which they open their race's games."""
+    return socket_to("/ws/play/", session_key)
 
 
 def next_move(state: GameState) -> Move:

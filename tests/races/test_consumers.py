@@ -21,7 +21,7 @@ from races import services
 from races.models import Entry, Room, Round
 from tests.accounts.helpers import signed_in_session
 from tests.game.conftest import visible_cards
-from tests.races.conftest import game_socket, make_player, next_move, room_socket
+from tests.races.conftest import make_player, next_move, play_socket, room_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -114,9 +114,10 @@ async def on_room(
 async def on_game(
     game_id: str, who: Racer, sockets: list[WebsocketCommunicator]
 ) -> WebsocketCommunicator:
-    """A racer's socket on their race game, past its first state."""
-    socket = game_socket(game_id, who.session_key)
+    """A racer's player socket with their race game opened, past its state."""
+    socket = play_socket(who.session_key)
     await connect(socket, sockets)
+    await socket.send_json_to({"type": "open", "game": game_id})
     first = await socket.receive_json_from(timeout=5)
     assert first["type"] == "state", first
     return socket
@@ -158,9 +159,9 @@ async def play_moves(socket: WebsocketCommunicator, seed: str, count: int | None
         move = next_move(state)
         await socket.send_json_to({"type": "move", "seq": state.seq, "move": move.text})
         reply = await socket.receive_json_from(timeout=5)
-        assert reply["type"] == "state", reply
+        assert reply["type"] == "moved", reply
         state.apply(move)
-        assert reply["game"]["seq"] == state.seq
+        assert reply["seq"] == state.seq
     return state
 
 
@@ -308,8 +309,9 @@ async def test_moves_wait_for_the_countdown_and_nobody_moves_in_anothers_game(
     await game.send_json_to({"type": "move", "seq": 0, "move": "draw"})
     assert (await game.receive_json_from(timeout=5))["code"] == "not_started"
 
-    intruder = game_socket(started["your_game"], bea.session_key)
+    intruder = play_socket(bea.session_key)
     await connect(intruder, sockets)
+    await intruder.send_json_to({"type": "open", "game": started["your_game"]})
     assert (await intruder.receive_json_from(timeout=5))["code"] == "forbidden"
 
 
@@ -345,7 +347,7 @@ async def test_a_racer_who_disconnects_shows_so_and_carries_on_when_back(sockets
     assert back["state"] == "racing"
     game = await on_game(race.started["your_game"], race.bea, sockets)
     await game.send_json_to({"type": "move", "seq": 0, "move": "draw"})
-    assert (await game.receive_json_from(timeout=5))["game"]["seq"] == 1
+    assert (await game.receive_json_from(timeout=5))["seq"] == 1
     progress = await frames_until(bea_back, lambda f: f["type"] == "progress")
     assert (progress["player"], progress["moves"]) == ("bea", 1)
 
@@ -376,6 +378,14 @@ async def test_leaving_mid_race_gives_the_game_up_and_a_rematch_follows(sockets)
     again = await frames_until(ada_room, room_frame("racing"))
     assert again["round"]["number"] == 2
     assert again["your_game"] not in (left["your_game"], started["your_game"])
+    # The racer's socket follows them to the new round's game, as the room page does.
+    await ada_game.send_json_to({"type": "open", "game": again["your_game"]})
+    opened = await frames_until(
+        ada_game, lambda f: f["type"] == "state" and f["game"]["id"] == again["your_game"]
+    )
+    assert (opened["game"]["id"], opened["game"]["seq"]) == (again["your_game"], 0)
+    await ada_game.send_json_to({"type": "move", "seq": 0, "move": "draw"})
+    assert (await ada_game.receive_json_from(timeout=5))["type"] == "moved"
     assert [r["player"] for r in again["racers"]] == ["ada"]
     entries = await database_sync_to_async(
         lambda: list(

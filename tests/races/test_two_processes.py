@@ -94,17 +94,16 @@ async def test_racers_on_two_processes_see_each_others_progress(two_servers, set
     first, second = two_servers
     home = {name: (first if i % 2 == 0 else second) for i, name in enumerate(RACERS)}
     rooms = {name: await connect(home[name], f"/ws/races/{code}/", ids[name]) for name in RACERS}
-    boards = {
-        name: await connect(home[name], f"/ws/games/{games[name]}/", ids[name]) for name in RACERS
-    }
+    boards = {name: await connect(home[name], "/ws/play/", ids[name]) for name in RACERS}
     try:
         opening = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
         move = next_move(opening).text
         for name in RACERS:
+            await boards[name].send(json.dumps({"type": "open", "game": str(games[name])}))
             await frames_until(boards[name], lambda frames: len(frames) == 1)  # the state
             await boards[name].send(json.dumps({"type": "move", "seq": 0, "move": move}))
             answer = await frames_until(boards[name], lambda frames: len(frames) == 1)
-            assert answer[0]["game"]["seq"] == 1, answer
+            assert (answer[0]["type"], answer[0]["seq"]) == ("moved", 1), answer
         everyone = dict.fromkeys(RACERS, 1)
         for name in RACERS:
             frames = await frames_until(

@@ -13,7 +13,7 @@ from game.models import Game, Mode
 from game.players import Player
 from game.services import game_start
 from tests.accounts.helpers import make_player, signed_in_session
-from tests.game.conftest import communicator
+from tests.game.conftest import game_opened
 from tests.sockets import socket_to
 
 SEED = "1"
@@ -44,10 +44,8 @@ class Table:
         self.session_key = session_key
 
     async def connect(self) -> WebsocketCommunicator:
-        """The player's own game socket, with the state sent on connect read."""
-        socket = communicator(self.game.id, self.session_key)
-        assert (await socket.connect())[0]
-        first = await socket.receive_json_from(timeout=5)
+        """The player's own socket with the game opened, its state read."""
+        socket, first = await game_opened(self.game.id, self.session_key)
         assert first["type"] == "state", first
         return socket
 

@@ -1,7 +1,7 @@
 """The spectator's socket against the real ASGI application: the player's moves go through the
-real game socket (GameConsumer), and the spectator's socket passes on what the player sees."""
+real player's socket (PlaySocket), and the spectator's socket passes on what the player sees, each
+move as the same change the player's answer holds."""
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerSettings
 from core.sockets import player_sockets_close
+from deploy.clients import view_after
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Mode, Move
 from game.players import Player
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     """For tests about moves: the post-game analysis (a solver in another process) is not their
     business. The test about the analysis itself lets the real worker run."""
-    monkeypatch.setattr("game.services.analysis_schedule", lambda live, database: None)
+    monkeypatch.setattr("game.services.analysis_wake", lambda: None)
 
 
 async def watch(
@@ -65,15 +66,14 @@ async def cut_off(socket: WebsocketCommunicator) -> tuple[str, int]:
 
 
 async def player_moves(player: WebsocketCommunicator, state: GameState) -> dict[str, Any]:
-    """Make the engine's first legal move over the player's socket; return the player's view."""
+    """Make the engine's first legal move over the player's socket; return the answer (the
+    move's change)."""
     move = state.legal_moves()[0]
     await player.send_json_to({"type": "move", "seq": state.seq, "move": move.text})
     state.apply(move)
-    reply = await player.receive_json_from(timeout=5)
-    assert reply["type"] == "state", reply
-    assert reply["game"]["seq"] == state.seq
-    view: dict[str, Any] = reply["game"]
-    return view
+    reply: dict[str, Any] = await player.receive_json_from(timeout=5)
+    assert (reply["type"], reply["seq"]) == ("moved", state.seq), reply
+    return reply
 
 
 def hidden_cards(state: GameState) -> set[str]:
@@ -118,24 +118,47 @@ async def test_a_spectator_gets_exactly_the_players_view(make_table, sockets) ->
 async def test_a_spectator_follows_a_whole_game_and_never_sees_a_hidden_card(
     make_table, sockets
 ) -> None:
-    """After each of the player's moves the spectator gets the same snapshot as the player, and
-    no face-down card or card still in the stock is anywhere in anything sent to them."""
+    """After each of the player's moves the spectator gets the same change as the player, which
+    brings the spectator's VIEW to the player's; no face-down card or card still in the stock is
+    anywhere in anything sent to them."""
     table: Table = await make_table()
     player = await table.connect()
     sockets.append(player)
-    spectator, first = await watch(table, sockets)
+    spectator, view = await watch(table, sockets)
     state = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
-    assert not visible_cards(first) & hidden_cards(state)
+    assert not visible_cards(view) & hidden_cards(state)
 
     while not state.status.is_over:
         own = await player_moves(player, state)
         message = await spectator.receive_json_from(timeout=5)
-        assert message == {"type": "state", "game": own}
+        assert message == own
         assert not visible_cards(message) & hidden_cards(state)
-        assert SEED not in json.dumps(message["game"]["tableau"])
+        after = view_after(view, message)
+        assert after is not None
+        view = after
 
-    assert message["game"]["status"] in {"won", "lost"}
+    assert view["status"] in {"won", "lost"}
     assert await spectator.receive_nothing(timeout=0.3)
+    await player.send_json_to({"type": "sync"})
+    assert view == (await player.receive_json_from(timeout=5))["game"]
+
+
+@pytest.mark.usefixtures("_no_analysis")
+async def test_a_change_without_a_move_comes_whole_and_the_next_move_as_its_change(
+    make_table, sockets
+) -> None:
+    """A hint marks the game assisted without a move: the spectator gets the whole VIEW (a
+    change could not say so), then the next move as its change again."""
+    table: Table = await make_table()
+    player = await table.connect()
+    sockets.append(player)
+    spectator, _ = await watch(table, sockets)
+    await player.send_json_to({"type": "hint"})
+    assert (await player.receive_json_from(timeout=5))["type"] == "hint"
+    assisted = await spectator.receive_json_from(timeout=5)
+    assert (assisted["type"], assisted["game"]["assisted"]) == ("state", True)
+    own = await player_moves(player, GameState(Deal.from_seed(SEED), Variant.TRIPEAKS))
+    assert await spectator.receive_json_from(timeout=5) == own
 
 
 @pytest.mark.usefixtures("_no_analysis")
@@ -147,7 +170,7 @@ async def test_every_spectator_gets_each_move(make_table, sockets) -> None:
     state = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
     own = await player_moves(player, state)
     for spectator in spectators:
-        assert (await spectator.receive_json_from(timeout=5))["game"] == own
+        assert await spectator.receive_json_from(timeout=5) == own
 
 
 @pytest.mark.usefixtures("_no_analysis")
@@ -249,7 +272,7 @@ async def test_a_game_that_stops_being_watchable_is_not_shown_any_further(
     spectator, _ = await watch(table, sockets)
     state = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
     await player_moves(player, state)
-    assert (await spectator.receive_json_from(timeout=5))["game"]["seq"] == 1
+    assert (await spectator.receive_json_from(timeout=5))["seq"] == 1
 
     await stop_watching(table)
     await player_moves(player, state)  # the player's own socket is not this app's business
@@ -275,7 +298,7 @@ async def test_the_analysis_reaches_the_player_but_never_a_spectator(make_table,
     state = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
     while not state.status.is_over:
         await player_moves(player, state)
-        assert (await spectator.receive_json_from(timeout=5))["game"]["seq"] == state.seq
+        assert (await spectator.receive_json_from(timeout=5))["seq"] == state.seq
 
     pushed = await player.receive_json_from(timeout=60)
     assert pushed["type"] == "analysis"

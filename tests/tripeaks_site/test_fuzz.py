@@ -275,7 +275,7 @@ async def test_no_socket_raises(actor: str) -> None:
         "player": await database_sync_to_async(signed_in_session)(world.ada),
         "forger": FORGED_SESSION,
     }[actor]
-    frames = list(socket_frames())
+    frames = list(socket_frames(world.values.real["game_id"]))
     failures: list[str] = []
     stayed_open = 0
     paths = [

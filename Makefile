@@ -22,7 +22,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# The front end's tools (Biome) from package-lock.json, exactly: npm ci empties node_modules first.
+# The front end's tools from package-lock.json, exactly (npm ci empties node_modules first): Biome
+# (make lint), axe-core (injected by the accessibility tests, tests/e2e/test_axe.py) and Lighthouse
+# (bench/lighthouse.py).
 $(NODE_STAMP): package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
@@ -33,8 +35,9 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(BIN)/daphne --bind $(HOST) --port $(PORT) $(DAPHNE_LIMITS) \
 		tripeaks_site.asgi:application
 
-## test: set up (including Debian's chromium and nginx for the tests) and run every test
-test: $(STAMP) system-packages
+## test: set up (including Debian's chromium and nginx for the tests, and node_modules) and run every
+## test
+test: $(STAMP) $(NODE_STAMP) system-packages
 	$(BIN)/pytest
 
 ## system-packages: install what the tests drive when it is missing (needs root): Debian's chromium

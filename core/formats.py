@@ -14,6 +14,22 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z")
 
 
+def game_time(milliseconds: int) -> str:
+    """A game's length as the clock on its page shows it: whole seconds elapsed (rounded down),
+    as minutes and seconds, or hours too: 13_999 → "0:13", 185_000 → "3:05".
+
+    The page's clock, its game-over panel and its boards (``formatDuration`` in
+    ``static/js/clock.js``) write times by the same rule, so that one game shows one time
+    everywhere; tests/core/test_formats.py holds the two to it.
+
+    >>> game_time(13_999), game_time(185_000), game_time(3_723_400), game_time(999)
+    ('0:13', '3:05', '1:02:03', '0:00')
+    """
+    minutes, seconds = divmod(max(0, milliseconds) // 1000, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
 def page_number(raw: str | None) -> int:
     """A page number from a query string: a whole number from 1 to PAGE_MAX. A number past
     PAGE_MAX is PAGE_MAX (an empty page past the end, as any page past a list's end is);

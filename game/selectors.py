@@ -3,14 +3,17 @@
 from datetime import datetime
 from typing import Any
 
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.formats import iso
 from game.engine import GameState, export_document, public_view
 from game.engine.layout import POSITIONS
 from game.engine.view import MoveChange, PublicView
+from game.errors import DealHidden, GameInProgress
 from game.live import LiveGame, replay_log
-from game.models import Game, GameAnalysis
+from game.models import Game, GameAnalysis, Mode, Status
+from game.players import Player
 
 
 class View(PublicView):
@@ -67,6 +70,40 @@ def deal_revealed(game: Game, now: datetime | None = None) -> bool:
 def reveal_due(reveal_after: datetime | None, now: datetime | None = None) -> bool:
     """Whether the moment a finished game's deal may be revealed has come."""
     return reveal_after is None or (now or timezone.now()) >= reveal_after
+
+
+EXPORTED_ONCE_OVER = "A game can be exported once it is over"
+ANALYSED_ONCE_OVER = "A game is analysed once it is over"
+DEAL_SECRET_TODAY = "This is a daily challenge's deal: it is published when the day is over"
+
+
+def game_over_check(game: Game, refusal: str) -> None:
+    """Refuse (:class:`GameInProgress`, with ``refusal`` as its message) a game still in play."""
+    if not game.is_over:
+        raise GameInProgress(refusal)
+
+
+def deal_reveal_check(game: Game, refusal: str) -> None:
+    """Refuse what would show a game's deal before :func:`deal_revealed` allows it: a game in
+    play (:class:`GameInProgress`, with ``refusal`` as its message), or a daily challenge's game
+    before its day is over (:class:`DealHidden`, saying when it will be shown)."""
+    game_over_check(game, refusal)
+    if not deal_revealed(game):
+        raise DealHidden(DEAL_SECRET_TODAY, reveal_after=iso(game.reveal_after))
+
+
+def game_export(game: Game) -> dict[str, Any]:
+    """The ``tripeaks-game/1`` document of a game whose deal may be shown; refused (see
+    :func:`deal_reveal_check`) for any other."""
+    deal_reveal_check(game, EXPORTED_ONCE_OVER)
+    return game_document(game)
+
+
+def revealed_analysis(game: Game) -> dict[str, Any] | None:
+    """The whole analysis of a game whose deal may be shown (None while it is being computed);
+    refused (see :func:`deal_reveal_check`) for any other."""
+    deal_reveal_check(game, ANALYSED_ONCE_OVER)
+    return game_analysis(game)
 
 
 def analysis_before_reveal(report: dict[str, Any], *, own: bool) -> dict[str, Any]:
@@ -179,3 +216,19 @@ def game_analysis(game: Game) -> dict[str, Any] | None:
 def analysis_backlog() -> int:
     """How many finished games are waiting for their analysis."""
     return Game.objects.filter(finished_at__isnull=False, analysis__isnull=True).count()
+
+
+def unfinished_game(player: Player) -> Game | None:
+    """The player's game still in play that they touched last, to carry on from the home page: a
+    casual game or a daily attempt (a race's game belongs to its room), None if they have none.
+
+    Reads the owner's (or the guest's) recent games through their index, newest first.
+    """
+    games = Game.objects.filter(
+        status=Status.IN_PROGRESS, mode__in=(Mode.CASUAL, Mode.DAILY)
+    ).order_by(Coalesce("last_move_at", "started_at").desc())
+    if player.user_id is not None:
+        return games.filter(owner_id=player.user_id).first()
+    if player.guest_key:
+        return games.filter(owner__isnull=True, guest_key=player.guest_key).first()
+    return None

@@ -18,24 +18,31 @@ from game import services
 from game.engine import Variant
 from game.forms import NewGameForm
 from game.models import Game
-from game.pages import game_page_context
+from game.pages import game_page_context, home_page_context
 from game.players import player_for_request
 from game.selectors import (
+    ANALYSED_ONCE_OVER,
     analysis_before_reveal,
     deal_revealed,
     finished_game,
     finished_hidden,
     game_analysis,
-    game_document,
-    iso,
+    game_export,
+    game_over_check,
+    unfinished_game,
 )
 from game.tutorial import STEPS, tutorial_frames
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: what the site is, and where to start."""
-    return render(request, "game/home.html")
+    """The front page: where to start: the visitor's game still in play, a new game, today's
+    daily challenge (from the providers of game.pages)."""
+    context = {
+        "unfinished": unfinished_game(player_for_request(request)),
+        **home_page_context(request),
+    }
+    return render(request, "game/home.html", context)
 
 
 @require_safe
@@ -100,11 +107,10 @@ def play(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """A finished game's analysis: 200 with it, 202 while it is being computed."""
     game = get_object_or_404(Game, id=game_id)
-    if not game.is_over:
-        return JsonResponse(
-            {"error": "game_in_progress", "message": "A game is analysed once it is over"},
-            status=409,
-        )
+    try:
+        game_over_check(game, ANALYSED_ONCE_OVER)
+    except ClientError as error:
+        return JsonResponse(error.body(), status=409)
     report = game_analysis(game)
     if report is None:
         return JsonResponse({"status": "pending"}, status=202)
@@ -119,20 +125,10 @@ def export(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The ``tripeaks-game/1`` document of a finished game; never the deal of one in play, nor
     of a daily challenge's game before its day is over."""
     game = get_object_or_404(Game, id=game_id)
-    if not game.is_over:
-        return JsonResponse(
-            {"error": "game_in_progress", "message": "A game can be exported once it is over"},
-            status=409,
-        )
-    if not deal_revealed(game):
-        return JsonResponse(
-            {
-                "error": "deal_hidden",
-                "message": "This is a daily challenge's deal: it is published when the day is over",
-                "reveal_after": iso(game.reveal_after),
-            },
-            status=409,
-        )
-    response = JsonResponse(game_document(game), json_dumps_params={"indent": 2})
+    try:
+        document = game_export(game)
+    except ClientError as error:
+        return JsonResponse(error.body(), status=409)
+    response = JsonResponse(document, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="tripeaks-{game.id}.json"'
     return response

@@ -29,7 +29,7 @@ from leaderboard.models import (
     PlayerBest,
     PlayerTally,
 )
-from leaderboard.selectors import PAGE_SIZE
+from leaderboard.selectors import PAGE_SIZE, week_period
 
 BOARD_DEPTH: Final = 5_000
 """Rows of a board that can be paged through (100 pages) and ranked exactly: reaching row N costs
@@ -67,6 +67,20 @@ class Board:
     clean: bool = False
     variant: str = Variant.TRIPEAKS
     deals: str = Deals.RANDOM
+
+
+def board_for(
+    kind: BoardKind,
+    *,
+    weekly: bool = False,
+    clean: bool = False,
+    variant: str = Variant.TRIPEAKS,
+    deals: str = Deals.RANDOM,
+    now: datetime | None = None,
+) -> Board:
+    """A board as the pages ask for it: all time, or the week that ``now`` falls in."""
+    period = week_period(now or timezone.now()) if weekly else ALL_TIME
+    return Board(kind, period, clean, variant, deals)
 
 
 @dataclass(frozen=True, slots=True)

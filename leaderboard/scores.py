@@ -4,13 +4,12 @@ them (:func:`scores_record`, told by ``game.events``), a player's rows rebuilt f
 
 import uuid
 from datetime import datetime
-from functools import partial
 from typing import Any, Final
 
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from core.broadcast import group_send_soon
+from core.broadcast import after_commit, group_send_soon
 from game.models import Game, Mode, Move, Status
 from leaderboard.boards import daily_board_snapshot
 from leaderboard.models import Daily, DailyAttempt, Deals, PlayerBest, PlayerTally
@@ -91,7 +90,7 @@ def _day_fields(result: DayResult | None) -> dict[str, Any]:
 def daily_boards_announce_on_commit(daily_ids: set[int]) -> None:
     """Push the first page of each of these days' boards once the transaction commits."""
     for daily_id in sorted(daily_ids):
-        transaction.on_commit(partial(daily_board_announce, daily_id), robust=True)
+        after_commit(daily_board_announce, daily_id)
 
 
 @transaction.atomic

@@ -3,13 +3,16 @@ commitment, par, a player's attempt and streak, the share text. The boards thems
 :mod:`leaderboard.boards`."""
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
-from game.models import DealPar, Game, Mode, Move
+from core.previews import Preview
+from game.models import DealPar, Game, Mode, Move, Status
 from leaderboard.models import (
     Daily,
     DailyAttempt,
@@ -108,28 +111,94 @@ def daily_streak(user_id: int, today: date) -> int:
     return streak
 
 
+def daily_attempt_days(
+    user_id: int, first: date, last: date
+) -> list[tuple[date, int | None, bool]]:
+    """The days from ``first`` to ``last`` on which the player made their ranked attempt, oldest
+    first: the day, the attempt's score (None while it is in play) and whether it was won."""
+    rows = (
+        DailyAttempt.objects.filter(user_id=user_id, daily__date__range=(first, last))
+        .order_by("daily__date")
+        .values_list("daily__date", "score", "game__status")
+    )
+    return [(day, score, status == Status.WON) for day, score, status in rows]
+
+
+def home_daily(request: HttpRequest) -> dict[str, Any]:
+    """Today's challenge for the home page: the day, how many have made their attempt, and the
+    visitor's own attempt (None for a guest or before it). Reads only: a day not made yet is made
+    when its page is first opened, not here."""
+    today = utc_today()
+    daily = Daily.objects.filter(date=today).first()
+    user_id = request.user.pk if request.user.is_authenticated else None
+    attempts = DailyAttempt.objects.filter(daily=daily).count() if daily is not None else 0
+    return {
+        "daily_today": {
+            "date": today,
+            "attempts": attempts,
+            "attempt": daily_attempt_of(daily, user_id) if daily is not None else None,
+        }
+    }
+
+
 def game_page_share(request: HttpRequest, game: Game) -> dict[str, Any]:
-    """A finished game's page shows the share text of a ranked daily attempt (registered with
-    ``game.pages``)."""
-    if not game.is_over:
+    """A finished ranked daily attempt's page shows its share text, and its link preview is the
+    share grid (registered with ``game.pages``)."""
+    result = daily_result_of(game)
+    if result is None:
         return {}
-    return {"share_text": daily_share_of(game, base_url=request.build_absolute_uri("/"))}
+    return {
+        "share_text": result_share_text(result, base_url=request.build_absolute_uri("/")),
+        "preview": Preview(
+            title=f"TriPeaks Online daily {result.daily.date.isoformat()}",
+            description=share_points(result.score, result.par),
+            image=reverse("leaderboard:daily_card", kwargs={"game_id": game.id}),
+            image_alt="One square a move: green for a card played, black for a draw",
+        ),
+    }
 
 
-def daily_share_of(game: Game, *, base_url: str) -> str | None:
-    """The share text of a finished ranked daily attempt (None for any other game)."""
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """What a finished ranked daily attempt may tell anyone before its day is over: the day, the
+    score, par, and whether each move played a card or drew (never which card)."""
+
+    daily: Daily
+    score: int
+    par: int | None
+    draws: tuple[bool, ...]
+
+
+def daily_result_of(game: Game) -> DailyResult | None:
+    """A finished ranked daily attempt's result (None for any other game)."""
     if game.mode != Mode.DAILY or not game.is_over:
         return None
     attempt = DailyAttempt.objects.filter(game_id=game.id).select_related("daily").first()
     if attempt is None:
         return None
     moves = Move.objects.filter(game_id=game.id).order_by("seq").values_list("move", flat=True)
-    return share_text(
-        day=attempt.daily.date,
+    return DailyResult(
+        daily=attempt.daily,
         score=game.score,
         par=daily_par(attempt.daily),
-        moves=list(moves),
-        url=base_url.rstrip("/") + attempt.daily.get_absolute_url(),
+        draws=tuple(move == "draw" for move in moves),
+    )
+
+
+def daily_share_of(game: Game, *, base_url: str) -> str | None:
+    """The share text of a finished ranked daily attempt (None for any other game)."""
+    result = daily_result_of(game)
+    return None if result is None else result_share_text(result, base_url=base_url)
+
+
+def result_share_text(result: DailyResult, *, base_url: str) -> str:
+    """The share text of a daily attempt's result, linking to the day's page on ``base_url``."""
+    return share_text(
+        day=result.daily.date,
+        score=result.score,
+        par=result.par,
+        moves=["draw" if draw else "play" for draw in result.draws],
+        url=base_url.rstrip("/") + result.daily.get_absolute_url(),
     )
 
 
@@ -143,10 +212,18 @@ def share_text(*, day: date, score: int, par: int | None, moves: list[str], url:
     🟩🟩⬛🟩
     https://example.org/daily/
     """
-    points = f"{score:,} point{'' if score == 1 else 's'}"
-    share = f" ({share_percent(score, par)}% of par)" if par else ""
     squares = "".join(SHARE_DRAW if move == "draw" else SHARE_PLAY for move in moves)
-    return f"TriPeaks Online daily {day.isoformat()} — {points}{share}\n{squares}\n{url}"
+    return f"TriPeaks Online daily {day.isoformat()} — {share_points(score, par)}\n{squares}\n{url}"
+
+
+def share_points(score: int, par: int | None) -> str:
+    """The score, and its share of par when par is known.
+
+    >>> share_points(1, None), share_points(1234, 1418)
+    ('1 point', '1,234 points (87% of par)')
+    """
+    points = f"{score:,} point{'' if score == 1 else 's'}"
+    return f"{points} ({share_percent(score, par)}% of par)" if par else points
 
 
 def share_percent(score: int, par: int) -> int:

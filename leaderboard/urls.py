@@ -8,6 +8,7 @@ app_name = "leaderboard"
 urlpatterns = [
     path("daily/", views.daily_today, name="daily"),
     path("daily/start", views.daily_start, name="daily_start"),
+    path("daily/results/<uuid:game_id>.png", views.daily_card, name="daily_card"),
     path("daily/archive/", views.daily_archive, name="daily_archive"),
     path("daily/<isodate:day>/", views.daily_day, name="daily_day"),
     path("daily/<isodate:day>/play", views.daily_play, name="daily_play"),

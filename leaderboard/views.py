@@ -2,6 +2,7 @@
 service or selectors, render."""
 
 import json
+import uuid
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
@@ -18,10 +19,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import ClientError
 from core.formats import page_number
-from game.models import Variant
+from core.previews import Preview
+from game.models import Game, Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
-from leaderboard import boards, challenge, selectors
+from leaderboard import boards, challenge, selectors, share_card
 from leaderboard.boards import BOARD_TITLES, Board, BoardKind, DailyBoard
 from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
@@ -72,6 +74,13 @@ def daily_today(request: HttpRequest) -> HttpResponse:
             "daily": daily,
             "attempt": attempt,
             "share": share,
+            "preview": Preview(
+                title=f"TriPeaks daily challenge, {daily.date:%-d %B %Y}",
+                description=(
+                    "One deal for everyone today, proven winnable before it was dealt: one ranked"
+                    " attempt each, one board."
+                ),
+            ),
             "ends_at_ms": int(daily.ends_at.timestamp() * 1000),
             "yesterday": yesterday,
             **board,
@@ -111,6 +120,10 @@ def daily_day(request: HttpRequest, day: date) -> HttpResponse:
             "daily": daily,
             "par": par,
             "seed_revealed": selectors.daily_seed_revealed(daily),
+            "preview": Preview(
+                title=f"TriPeaks daily challenge, {daily.date:%-d %B %Y}",
+                description=f"Par {par}. The day's final board, its deal, and a game on it.",
+            ),
             "attempt": selectors.daily_attempt_of(daily, _user_id(request)),
             **_daily_board(request, daily),
         },
@@ -177,9 +190,13 @@ class BoardChoice:
         )
 
     def board(self, kind: BoardKind) -> Board:
-        weekly = self.period == "week"
-        period = selectors.week_period(timezone.now()) if weekly else ALL_TIME
-        return Board(kind, period, self.clean, self.variant, self.deals)
+        return boards.board_for(
+            kind,
+            weekly=self.period == "week",
+            clean=self.clean,
+            variant=self.variant,
+            deals=self.deals,
+        )
 
     @property
     def query(self) -> str:
@@ -300,4 +317,16 @@ def row_games(request: HttpRequest, username: str) -> HttpResponse:
     response = HttpResponse(lines, content_type="application/x-ndjson")
     name = f"tripeaks-{username}-{choice.variant}-{choice.deals}-{choice.period}"
     response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
+    return response
+
+
+@require_safe
+def daily_card(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """A finished ranked daily attempt's preview picture: its share grid (no card)."""
+    game = get_object_or_404(Game, id=game_id)
+    result = selectors.daily_result_of(game)
+    if result is None:
+        raise Http404("Only a finished daily challenge attempt has a result card")
+    response = HttpResponse(share_card.daily_card_cached(str(game.id), result), "image/png")
+    response["Cache-Control"] = f"public, max-age={share_card.CACHE_SECONDS}"
     return response

@@ -10,7 +10,6 @@ sent once the transaction has committed.
 import logging
 import uuid
 from datetime import datetime
-from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -21,6 +20,8 @@ from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.broadcast import after_commit
+from core.errors import ClientError
 from core.sockets import player_sockets_close
 from game.models import Game
 from leaderboard.scores import daily_boards_announce_on_commit, player_scores_rebuild
@@ -47,32 +48,47 @@ from moderation.selectors import (
 logger = logging.getLogger(__name__)
 
 
-class ModerationError(Exception):
-    """A moderation request that is refused; the message says why, in words for the person."""
+class ModerationError(ClientError):
+    """A moderation request that is refused; the message says why, in words for the person
+    (the site's one family of refusals, :mod:`core.errors`)."""
+
+    code = "moderation_refused"
 
 
 class NotAllowed(ModerationError):
     """The person may not do this."""
 
+    code = "forbidden"
+
 
 class ReasonRequired(ModerationError):
     """Every action needs a reason, for the log."""
+
+    code = "reason_required"
 
 
 class NothingToDo(ModerationError):
     """The game or player is already as asked (hidden, banned, …)."""
 
+    code = "nothing_to_do"
+
 
 class ReportRefused(ModerationError):
     """A player's report that cannot be taken."""
+
+    code = "report_refused"
 
 
 class AlreadyReported(ReportRefused):
     """One report per game per player."""
 
+    code = "already_reported"
+
 
 class TooManyReports(ReportRefused):
     """The player filed their hour's worth of reports."""
+
+    code = "too_many_reports"
 
 
 def clean_reason(reason: str, *, limit: int = REASON_MAX_LENGTH) -> str:
@@ -210,7 +226,7 @@ def player_ban(*, actor: AbstractBaseUser, user_id: int, reason: str) -> LogEntr
         get_user_model().objects.filter(pk=user_id).update(is_active=False)
         ended, _ = Session.objects.filter(owner__user_id=user_id).delete()
         daily_boards_announce_on_commit(daily_boards_of(user_id))
-        transaction.on_commit(partial(_sockets_close, user_id), robust=True)
+        after_commit(_sockets_close, user_id)
         return _log(
             actor=actor,
             action=Action.BAN,

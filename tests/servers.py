@@ -6,6 +6,7 @@ database that pytest-django created, so a test must commit what the server is to
 """
 
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -35,6 +36,13 @@ def shared_database_url() -> str:
 @contextmanager
 def daphne_server(log_dir: Path) -> Iterator[str]:
     """Run one Daphne process on a free port; yield its base URL (``http://127.0.0.1:<port>``)."""
+    with daphne_process(log_dir) as (_, base):
+        yield base
+
+
+@contextmanager
+def daphne_process(log_dir: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """Run one Daphne process on a free port; yield it and its base URL."""
     port = free_port()
     log_path = log_dir / f"daphne-{port}.log"
     env = {
@@ -53,7 +61,7 @@ def daphne_server(log_dir: Path) -> Iterator[str]:
     process = spawn(command, log=log_path, env=env)
     try:
         wait_for_port(process, port, log_path)
-        yield f"http://{HOST}:{port}"
+        yield process, f"http://{HOST}:{port}"
     finally:
         # Before the test database is dropped: PostgreSQL refuses while the server is connected.
         stop_process(process)

@@ -26,9 +26,10 @@ REQUIRED_FIELDS: Final = (
 OPTIONAL_FIELDS: Final = ("player", "started_at", "finished_at", "duration_ms")
 RESULT_FIELDS: Final = ("mode", "ranked", "assisted", "deal_source")
 """What the result is, as the site that played it says: its mode (``casual``, ``daily``,
-``race``), whether it ranks on a board, whether a hint was used, and where its deal came from
-(``random``, ``winnable``, ``daily``, ``race``, ``replay``). A compatible addition to the format:
-present on the site's exports, absent from older documents and from :func:`deal_document`."""
+``race``, ``challenge``), whether it ranks on a board, whether a hint was used, and where its deal
+came from (``random``, ``winnable``, ``daily``, ``race``, ``challenge``, ``replay``). A compatible
+addition to the format: present on the site's exports, absent from older documents and from
+:func:`deal_document`."""
 
 Document = dict[str, Any]
 

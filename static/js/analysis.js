@@ -73,6 +73,17 @@ export class AnalysisView {
     this.status.textContent = text;
   }
 
+  /** Empty the section again, as it was before any analysis (the page moves to another game). */
+  clear() {
+    this.analysis = null;
+    this.root.dataset.state = "pending";
+    this.root.removeAttribute("aria-busy");
+    this.status.textContent = PENDING_TEXT;
+    this.status.hidden = false;
+    this.body.replaceChildren();
+    this.body.hidden = true;
+  }
+
   /** Fill the section in from ANALYSIS. */
   show(analysis) {
     this.analysis = analysis;

@@ -3,7 +3,7 @@
 // snapshot (VIEW.playable), and a face-down card is only ever "down". Text goes in with
 // textContent, never as HTML.
 
-import { cardName, rankLabel, suitOf, suitSymbol } from "./cards.js";
+import { cardLabel, cardName, rankLabel, suitOf, suitSymbol } from "./cards.js";
 import { motionAllowed } from "./settings.js";
 
 const TABLEAU_SIZE = 28;
@@ -263,9 +263,9 @@ export class Board {
     } else if (card.face === "down") {
       node.setAttribute("aria-label", "face-down card");
     } else if (card.face === "revealed") {
-      node.setAttribute("aria-label", `${cardName(card.code)}, face down`);
+      node.setAttribute("aria-label", `${cardLabel(card.code)}, face down`);
     } else {
-      let label = cardName(card.code);
+      let label = cardLabel(card.code);
       if (card.playable && !over) label += ", playable";
       if (isTarget) label += ", play this card";
       if (isHint && !over) label += ", suggested by the hint";
@@ -287,7 +287,9 @@ export class Board {
     const cards = count === 1 ? "1 card" : `${count} cards`;
     const action = this.interactive && !board.over ? ": draw" : "";
     const suggested = isHint && !board.over && count > 0 ? ", suggested by the hint" : "";
-    const label = count === 0 ? "Stock, empty" : `Stock, ${cards}${action}${suggested}`;
+    // The name starts with what the button shows, its count (axe: label-content-name-mismatch).
+    const label =
+      count === 0 ? "0: stock, empty" : `${count}: stock, ${cards}${action}${suggested}`;
     this.stock.setAttribute("aria-label", label);
   }
 

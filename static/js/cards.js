@@ -47,3 +47,11 @@ export function cardName(code) {
 export function cardShort(code) {
   return rankLabel(code) + suitSymbol(code);
 }
+
+/**
+ * A face-up card's accessible name: what it shows, then in words, "K♠ king of spades", so that the
+ * name starts with the visible text (WCAG 2.5.3, label in name).
+ */
+export function cardLabel(code) {
+  return `${cardShort(code)} ${cardName(code)}`;
+}

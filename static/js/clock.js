@@ -1,6 +1,10 @@
 // The running clock: how long the game has taken, from the server's started_at.
 
-/** Milliseconds as "4:07" or "1:02:09". */
+/**
+ * Milliseconds as "4:07" or "1:02:09": whole seconds elapsed, rounded down, as a clock shows
+ * them. The one rule for a game's time on every page: the server writes boards and results by it
+ * too (core.formats.game_time; tests/core/test_formats.py holds the two together).
+ */
 export function formatDuration(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const hours = Math.floor(total / 3600);

@@ -2,20 +2,15 @@
 // server pushes on /ws/daily/<date>/ (docs/protocol.md) when a ranked attempt finishes. Only the
 // highest `version` seen is drawn; names go in with textContent. Reconnects with backoff.
 
+import { formatDuration } from "./clock.js";
 import { socketUrl } from "./socket.js";
 
 const FIRST_DELAY = 1000;
 const MAX_DELAY = 30000;
 
+/** A game's length as its page's clock shows it (clock.js, the same rule as the server's). */
 function gameTime(ms) {
-  if (ms === null || ms === undefined) return "–";
-  const total = Math.round(ms / 1000);
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  return hours
-    ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`
-    : `${minutes}:${seconds}`;
+  return ms === null || ms === undefined ? "–" : formatDuration(ms);
 }
 
 function clockTime(iso) {

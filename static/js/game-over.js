@@ -4,7 +4,9 @@
 
 import { AnalysisLoader, AnalysisView, analysisSentence } from "./analysis.js";
 import { endSummary } from "./announce.js";
+import { celebrate } from "./celebrate.js";
 import { formatDuration } from "./clock.js";
+import { bindFold, setFolded } from "./fold.js";
 import { breakdownDetails, scoreBreakdown } from "./score.js";
 import { isOver } from "./state.js";
 
@@ -12,7 +14,10 @@ const ANALYSIS_WAIT = 60000; // ms after the end of a game before saying the ana
 
 const OVER_TITLES = { won: "You won!", lost: "No more moves", abandoned: "Game given up" };
 
-/** Fill the game-over `panel` from the final `view` and show it; say whether it was hidden. */
+/**
+ * Fill the game-over `panel` from the final `view` and show it; say whether it was hidden. When it
+ * was, it opens unfolded, and a win is celebrated over the table.
+ */
 export function showGameOver(panel, view) {
   const wasHidden = panel.hidden;
   const field = (name) => panel.querySelector(`[data-over="${name}"]`);
@@ -29,8 +34,13 @@ export function showGameOver(panel, view) {
   field("score").textContent = String(view.score);
   const duration = Date.parse(view.finished_at) - Date.parse(view.started_at);
   field("time").textContent = formatDuration(duration);
+  bindFold(panel);
   panel.hidden = false;
-  if (wasHidden) field("title").focus();
+  if (wasHidden) {
+    setFolded(panel, false);
+    field("title").focus();
+    if (view.status === "won") celebrate(panel.parentElement);
+  }
   return wasHidden;
 }
 
@@ -43,10 +53,15 @@ export class PostGameAnalysis {
     this.socket = socket;
     this.announcer = announcer;
     this.view = new AnalysisView(element);
-    this.loader = new AnalysisLoader(url, {
-      onReady: (analysis) => this.#show(analysis),
-      onGiveUp: () => this.#late(),
-    });
+    this.loader = this.#loader(url);
+  }
+
+  /** The page moves to another game, whose analysis `url` serves: forget the last one's. */
+  reset(url) {
+    window.clearTimeout(this.#timer);
+    this.loader.stop();
+    this.loader = this.#loader(url);
+    this.view.clear();
   }
 
   /** An analysis that came over the socket. */
@@ -74,6 +89,19 @@ export class PostGameAnalysis {
     } else {
       this.loader.poll();
     }
+  }
+
+  /** A loader for `url`, whose answers count only while it is the loader of the game shown. */
+  #loader(url) {
+    const loader = new AnalysisLoader(url, {
+      onReady: (analysis) => {
+        if (this.loader === loader) this.#show(analysis);
+      },
+      onGiveUp: () => {
+        if (this.loader === loader) this.#late();
+      },
+    });
+    return loader;
   }
 
   #show(analysis) {

@@ -30,6 +30,13 @@ export class Hints {
     });
   }
 
+  /** The page moves to another game: no hint shown or asked, and the first one asks again. */
+  reset() {
+    this.answered();
+    this.#shown = null;
+    this.#agreed = false;
+  }
+
   /** The hint to ring on `view`'s board, if it still applies there: a position, "stock" or null. */
   targetFor(view) {
     if (this.#shown && (this.#shown.seq !== view.seq || isOver(view))) this.#shown = null;

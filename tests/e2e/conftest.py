@@ -4,9 +4,11 @@ Fixtures:
 
 - ``server_url``: the base URL (``http://127.0.0.1:<port>``, no trailing slash) of a Daphne process
   serving ``tripeaks_site.asgi:application`` (HTTP and websockets) against the test database, for
-  the whole session. Data a test writes is visible to that server only once committed, so a test
-  that writes must use ``transactional_db`` (or ``django_db(transaction=True)``). The server's
-  output goes to ``server.log`` in a ``daphne*`` directory under pytest's temporary directory.
+  the browser tests (it stops after them: its analysis loop would otherwise work on the finished
+  games of the tests that follow, in the same database). Data a test writes is visible to that
+  server only once committed, so a test that writes must use ``transactional_db`` (or
+  ``django_db(transaction=True)``). The server's output goes to ``daphne-<port>.log`` in a
+  ``daphne*`` directory under pytest's temporary directory.
 - ``browser``: Debian's Chromium, launched once for the e2e tests.
 - ``page``: a fresh page in a fresh browser context (no shared cookies or storage) for each test,
   with ``base_url`` set, so ``page.goto("/rules/")`` works. Desktop-sized; resize it with
@@ -61,7 +63,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server_url(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the ASGI application with Daphne on a free port, sharing the test database."""
     with daphne_server(tmp_path_factory.mktemp("daphne")) as url:
@@ -94,8 +96,12 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(server_url: str, browser: Browser, django_db_blocker: Any) -> Iterator[Page]:
-    """A new page in its own browser context, pointed at the test server."""
-    context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
+    """A new page in its own browser context, pointed at the test server. The site's service
+    worker stays off (tests/e2e/test_install.py runs it): what a test routes or counts is then
+    exactly what the page asked for."""
+    context = browser.new_context(
+        base_url=server_url, viewport=DESKTOP_VIEWPORT, service_workers="block"
+    )
     try:
         yield context.new_page()
     finally:

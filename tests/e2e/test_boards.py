@@ -17,11 +17,12 @@ from game.engine import Variant
 from game.engine.solver import find_par
 from game.models import DealSource, Game, Status
 from game.players import Player
-from game.postgame import analyse_now
+from game.postgame import analyse_here
 from game.services import game_start
 from tests.accounts.helpers import make_player
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_daily import sign_up
-from tests.e2e.test_hint_and_analysis import ANALYSIS_TIMEOUT, no_sideways_scroll
+from tests.e2e.test_hint_and_analysis import ANALYSIS_TIMEOUT
 from tests.e2e.test_play import (
     DESKTOP,
     GAME_URL,
@@ -131,14 +132,14 @@ def test_the_leaderboards_page_at_three_sizes(
     expect(page.locator("[data-row-games]")).to_have_count(30)
     expect(page.get_by_role("navigation", name="Deals")).to_be_visible()
     expect(page.get_by_role("heading", name="What counts")).to_be_visible()
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, f"leaderboards-{name}")
 
     page.get_by_role("navigation", name="Rules").get_by_role("link", name="No wrap").click()
     expect(page.locator('table[aria-labelledby="board-best"] tbody tr')).to_have_text(
         ["Nobody is on this board yet."]
     )
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
 
 
 @pytest.mark.usefixtures("transactional_db")
@@ -150,7 +151,8 @@ def test_the_analysis_panel_shows_the_four_mistakes(page: Page) -> None:
     game = game_start(player=Player(user_id=owner.pk, guest_key=""), variant=Variant.TRIPEAKS)
     Game.objects.filter(id=game.id).update(seed="20")
     play_stored(game, line=line)
-    report = analyse_now(Game.objects.get(id=game.id))
+    report = analyse_here(game.id)
+    assert report is not None
     assert report["missed_king_ace"] == [{"move": 14, "waste": "Kc", "cards": ["As"]}]
     assert report["plays_opening_nothing"] == [{"move": 26, "card": "Qs", "openers": ["As"]}]
     assert report["stock_left_for_last"] == {"move": 29, "draws": 7}
@@ -174,6 +176,6 @@ def test_the_analysis_panel_shows_the_four_mistakes(page: Page) -> None:
     expect(page.locator("[data-position]")).to_contain_text(f"Move 26 of {len(line)}")
     screenshot(page, "analysis-four-mistakes-desktop")
     page.set_viewport_size(PHONE)
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     section.scroll_into_view_if_needed()
     screenshot(page, "analysis-four-mistakes-phone")

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Mode
 from leaderboard.models import DailyAttempt
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_play import GAME_URL, PHONE, expect_seq, play_out, screenshot
 
 PASSWORD = "peaks-and-valleys-42"
@@ -37,6 +38,9 @@ def test_sign_up_play_the_daily_and_see_yourself_on_the_board(page: Page) -> Non
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Daily").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Daily challenge")
     expect(page.locator("[data-countdown]")).to_have_text(re.compile(r"\d+ (h|min|s)"))
+    # The proof is in plain words; the fingerprint behind "How we prove it".
+    page.get_by_text("How we prove it").click()
+    expect(page.locator("[data-commitment]")).to_be_visible()
     commitment = page.locator("[data-commitment]").inner_text()
 
     # A second tab watches today's board while the first one plays.
@@ -77,7 +81,7 @@ def test_sign_up_play_the_daily_and_see_yourself_on_the_board(page: Page) -> Non
     expect(mine).to_contain_text("dailyplayer")
     expect(mine.locator("td").first).to_have_text("1")
     expect(page.locator("[data-daily-result]")).to_contain_text(f"{state.score} point")
-    assert page.locator("[data-commitment]").inner_text() == commitment
+    assert page.locator("[data-commitment]").text_content() == commitment
     assert game.seed not in page.content()
 
     share = page.locator("[data-share-text]")
@@ -101,8 +105,5 @@ def test_the_daily_and_leaderboard_pages_fit_a_phone(page: Page, path: str) -> N
     response = page.goto(path)
     assert response is not None
     assert response.status == 200
-    scroll_width, inner_width = page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth]"
-    )
-    assert scroll_width <= inner_width
+    expect_no_sideways_scroll(page)
     screenshot(page, f"phone{path.replace('/', '-').rstrip('-')}")

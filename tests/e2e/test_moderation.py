@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from game.engine import Card, Deal, GameState, Variant
 from game.models import Game
 from tests.accounts.helpers import make_player, play_out
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_play import PHONE, screenshot
 from tests.moderation.conftest import make_moderator
 
@@ -78,9 +79,9 @@ def board_expected(state: GameState) -> list[list[Any]]:
         if state.is_played(position):
             places.append(["played", None, ""])  # gone: nothing painted
         elif state.is_face_up(position):
-            places.append(["up", card.name, short(card)])
+            places.append(["up", f"{short(card)} {card.name}", short(card)])
         else:
-            places.append(["revealed", f"{card.name}, face down", short(card)])
+            places.append(["revealed", f"{short(card)} {card.name}, face down", short(card)])
     return places
 
 
@@ -242,10 +243,7 @@ def test_the_viewer_fits_a_phone(staff_page: Page, game: Game) -> None:
         if moves:
             page.keyboard.press("End")
         expect_frame(page, game, moves)
-        scroll_width, inner_width = page.evaluate(
-            "[document.documentElement.scrollWidth, window.innerWidth]"
-        )
-        assert scroll_width <= inner_width
+        expect_no_sideways_scroll(page)
     # The four step buttons share one row.
     tops = {
         round(box["y"])

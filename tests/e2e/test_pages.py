@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Response, ViewportSize, expect
 
+from tests.e2e.layout import expect_no_sideways_scroll
+
 SCREENSHOT_DIR = Path(
     os.environ.get("TRIPEAKS_SCREENSHOTS", Path(tempfile.gettempdir()) / "tripeaks-screenshots")
 )
@@ -56,10 +58,7 @@ def test_page_renders_without_horizontal_scroll(page: Page, page_name: str, view
         "element => getComputedStyle(element).backgroundColor"
     )
     assert header_background != "rgba(0, 0, 0, 0)"
-    scroll_width, inner_width = page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth]"
-    )
-    assert scroll_width <= inner_width
+    expect_no_sideways_scroll(page)
     assert failures == []
     screenshot(page, f"{page_name}-{viewport}")
 
@@ -74,6 +73,9 @@ def test_home_links_to_the_rules(page: Page, server_url: str, viewport: str) -> 
 
     expect(page).to_have_url(f"{server_url}/rules/")
     expect(page.get_by_role("heading", level=1)).to_have_text("How to play TriPeaks")
+    menu_button = page.get_by_role("button", name="Menu")
+    if menu_button.is_visible():  # a phone: the links are behind the menu button
+        menu_button.click()
     expect(
         page.get_by_role("navigation", name="Main").get_by_role("link", name="Rules")
     ).to_have_attribute("aria-current", "page")

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from game.engine import Card, Deal, GameState, Move, Variant
 from game.models import Game
+from tests.e2e.layout import expect_no_sideways_scroll
 
 SCREENSHOT_DIR = Path(
     os.environ.get("TRIPEAKS_SCREENSHOTS", Path(tempfile.gettempdir()) / "tripeaks-screenshots")
@@ -102,6 +103,12 @@ def card_labels(page: Page) -> list[str | None]:
     return [card.get_attribute("aria-label") for card in page.locator(".board__peaks .card").all()]
 
 
+def spoken_name(label: str) -> str:
+    """The card in words from a face-up card's name: "K♠ king of spades, playable" → "king of
+    spades"."""
+    return label.split(" ", 1)[1].removesuffix(", playable")
+
+
 def stock_count(page: Page) -> str:
     return page.locator(".stock__count").inner_text()
 
@@ -135,10 +142,12 @@ def test_play_starts_a_fresh_deal_from_the_home_page(page: Page) -> None:
     assert hud(page, "cards-left") == "28"
     assert hud(page, "peaks") == "0/3"
     expect(page.locator("[data-clock]")).to_have_text(re.compile(r"^\d+:\d\d$"))
-    # Cards are buttons named for people; face-down ones say only that.
+    # Cards are buttons named for people, starting with what they show; face-down ones say only
+    # that they are.
     expect(page.locator(FACE_DOWN).first).to_have_attribute("aria-label", "face-down card")
     label = page.locator(FACE_UP).first.get_attribute("aria-label") or ""
     assert re.fullmatch(
+        r"(A|[2-9]|10|J|Q|K)[♣♦♥♠] "
         r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
         r"(clubs|diamonds|hearts|spades)(, playable)?",
         label,
@@ -166,9 +175,7 @@ def test_clicking_plays_a_card_and_draws(page: Page) -> None:
     expect(page.locator('[data-hud="streak"]')).to_have_text("1")
     expect(page.locator('[data-hud="cards-left"]')).to_have_text("27")
     assert name is not None
-    expect(page.locator(".waste")).to_have_attribute(
-        "aria-label", f"Waste: {name.removesuffix(', playable')}"
-    )
+    expect(page.locator(".waste")).to_have_attribute("aria-label", f"Waste: {spoken_name(name)}")
 
     page.locator(".stock").click()
 
@@ -330,7 +337,7 @@ def test_a_game_played_to_the_end(page: Page) -> None:
         page.locator(f'.board__peaks .card[data-pos="{p}"]').get_attribute("aria-label")
         for p in range(18, 28)
     ]
-    assert [label.removesuffix(", playable") for label in bottom_row if label] == [
+    assert [spoken_name(label) for label in bottom_row if label] == [
         Card.parse(code).name for code in opening
     ]
 
@@ -403,8 +410,7 @@ def test_the_board_fits_a_phone(page: Page) -> None:
     page.set_viewport_size(PHONE)
     start_game(page)
 
-    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert scroll_width <= inner_width
+    expect_no_sideways_scroll(page)
     box = page.locator(".board").bounding_box()
     assert box is not None
     assert box["x"] >= 0
@@ -414,8 +420,7 @@ def test_the_board_fits_a_phone(page: Page) -> None:
     seq = draw_until_something_fits(page)
     page.locator(PLAYABLE).first.click()
     expect_seq(page, seq + 1)
-    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert scroll_width <= inner_width
+    expect_no_sideways_scroll(page)
 
 
 def test_four_colour_deck_is_remembered(page: Page) -> None:
@@ -431,3 +436,71 @@ def test_four_colour_deck_is_remembered(page: Page) -> None:
     assert page.evaluate("document.documentElement.classList.contains('four-colour')")
     expect(page.get_by_label("Four-colour deck")).to_be_checked()
     screenshot(page, "play-four-colour-desktop")
+
+
+def give_up(page: Page) -> None:
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("dialog").get_by_role("button", name="Give up").click()
+    expect(page.locator("[data-game]")).to_have_attribute("data-status", "abandoned")
+
+
+def bottom_row(page: Page) -> list[str]:
+    """The names of the bottom row's cards, dealt face up."""
+    labels = [
+        page.locator(f'.board__peaks .card[data-pos="{p}"]').get_attribute("aria-label") or ""
+        for p in range(18, 28)
+    ]
+    return [label.removesuffix(", playable") for label in labels]
+
+
+def shown_game(page: Page) -> uuid.UUID:
+    """The game the page's address names."""
+    match = GAME_URL.search(page.url)
+    assert match is not None, page.url
+    return uuid.UUID(match[1])
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_the_next_game_comes_over_the_same_socket(page: Page) -> None:
+    """ "Play this deal again" and "New game" deal the next game on the page's one socket, without
+    a reload: the board, the panel and the address follow, a reload lands on the game shown, and
+    going back reaches the game before, on its own page."""
+    page.add_init_script(SOCKET_SPY)
+    first = start_game(page, "tripeaks-nowrap")
+    opening = bottom_row(page)
+    give_up(page)
+    page.evaluate("window.__samePage = true")
+
+    page.locator("[data-game-over]").get_by_role("button", name="Play this deal again").click()
+
+    expect(page).not_to_have_url(re.compile(str(first)))
+    again = shown_game(page)
+    expect(page.locator("[data-game]")).to_have_attribute("data-game-id", str(again))
+    expect_seq(page, 0)
+    expect(page.locator("[data-game-over]")).to_be_hidden()
+    expect(page.get_by_role("button", name="Give up")).to_be_visible()
+    assert bottom_row(page) == opening  # the same deal, dealt again
+    page.locator(".stock").click()
+    expect_seq(page, 1)
+    assert Game.objects.get(id=again).move_count == 1
+    assert Game.objects.get(id=first).move_count == 0
+    give_up(page)
+    expect(page.locator("[data-game-over] [data-game-link]").first).to_have_attribute(
+        "href", f"/games/{again}/"
+    )
+
+    page.locator("[data-game-over]").get_by_role("button", name="New game").click()
+
+    expect(page).not_to_have_url(re.compile(str(again)))
+    fresh = shown_game(page)
+    expect_seq(page, 0)
+    assert Game.objects.get(id=fresh).variant == "tripeaks-nowrap"  # the rules of the game before
+    assert page.evaluate("[window.__samePage, window.__sockets.length]") == [True, 1]
+    screenshot(page, "play-next-game-desktop")
+
+    page.reload()
+    expect_seq(page, 0)
+    assert shown_game(page) == fresh
+    page.go_back()
+    expect(page).to_have_url(re.compile(f"/games/{again}/$"))
+    expect(page.locator("[data-move-list] button")).to_have_count(1)  # its replay: one draw

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from game.engine import Deal, GameState, Variant
 from races.models import Room, Round
 from tests.e2e.conftest import DESKTOP_VIEWPORT
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_play import PHONE, click_move, expect_seq, play_out, screenshot
 
 PASSWORD = "peaks-and-valleys-42"
@@ -78,7 +79,7 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
             expect(each.locator("[data-game] [data-connection]")).to_have_attribute(
                 "data-state", "open"
             )
-        round_ = Round.objects.get(room=room)
+        round_ = Round.objects.get(room=room, number=1)
         host_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
         rival_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
         screenshot(page, "race-started")
@@ -112,6 +113,22 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
         expect(page.get_by_role("button", name="Rematch: a new deal")).to_be_visible()
         page.set_viewport_size(PHONE)
         screenshot(page, "race-results-phone")
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        expect_no_sideways_scroll(page)
+        page.set_viewport_size(DESKTOP_VIEWPORT)
+
+        # A rematch: the host's board moves on to the new round's game, on the same page.
+        page.evaluate("window.__samePage = true")
+        board = page.locator("[data-game]")
+        first_game = board.get_attribute("data-game-id") or ""
+        page.get_by_role("button", name="Rematch: a new deal").click()
+        expect(board).not_to_have_attribute("data-game-id", first_game)
+        expect(page.locator("[data-game-over]")).to_be_hidden()
+        expect_seq(page, 0)
+        expect(page.locator("[data-race-status]")).to_contain_text("Go!", timeout=15_000)
+        rematch = Round.objects.get(room=room, number=2)
+        assert board.get_attribute("data-game-id") == str(rematch.entries.get().game_id)
+        rematch_state = GameState(Deal.from_seed(rematch.seed), Variant.TRIPEAKS)
+        click_move(page, rematch_state, rematch_state.legal_moves()[0])
+        assert page.evaluate("window.__samePage") is True
     finally:
         rival_context.close()

@@ -15,6 +15,7 @@ from game.models import Game
 from game.players import Player
 from game.services import game_start
 from tests.e2e.conftest import DESKTOP_VIEWPORT
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_play import PHONE, card_labels, click_move, expect_seq, screenshot
 from tests.e2e.test_settings import make_player, sign_in
 
@@ -66,7 +67,7 @@ def test_a_spectator_watches_the_board_follow_each_move(
             expect(spectator.locator("[data-watch-stock]")).to_have_text(str(state.stock_count))
             if state.seq == 6:
                 spectator.set_viewport_size(PHONE)
-                assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+                expect_no_sideways_scroll(spectator)
                 screenshot(spectator, "watch-phone")
                 spectator.set_viewport_size(DESKTOP_VIEWPORT)
 
@@ -99,6 +100,6 @@ def test_the_live_now_page_fills_in_as_games_start(page: Page) -> None:
     watch = page.get_by_role("link", name="Watch bea’s game")
     expect(watch).to_have_attribute("href", f"/watch/{game.id}/")
     page.set_viewport_size(PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    expect_no_sideways_scroll(page)
     expect(watch).to_be_visible()
     screenshot(page, "live-now-phone")

@@ -8,6 +8,7 @@ from pathlib import Path
 from playwright.sync_api import Page, ViewportSize, expect
 
 from game.tutorial import STEPS, tutorial_frames
+from tests.e2e.layout import expect_no_sideways_scroll
 
 SCREENSHOT_DIR = Path(
     os.environ.get("TRIPEAKS_SCREENSHOTS", Path(tempfile.gettempdir()) / "tripeaks-screenshots")
@@ -87,6 +88,5 @@ def test_the_tutorial_by_keyboard_on_a_phone(page: Page) -> None:
     page.locator(TARGET).focus()
     page.keyboard.press("Space")
     expect(page.locator('[data-t="title"]')).to_have_text("A streak")
-    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert scroll_width <= inner_width
+    expect_no_sideways_scroll(page)
     screenshot(page, "tutorial-phone")

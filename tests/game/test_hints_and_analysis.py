@@ -49,6 +49,8 @@ async def test_a_game_without_hints_is_not_assisted(make_seat, sockets) -> None:
     socket = await seat.connect()
     sockets.append(socket)
     await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "moved"
+    await socket.send_json_to({"type": "sync"})
     reply = await socket.receive_json_from(timeout=5)
     assert reply["game"]["assisted"] is False
 
@@ -64,11 +66,11 @@ async def test_a_finished_game_gets_its_analysis_pushed_and_stored(make_seat, so
         move = state.legal_moves()[0]
         await socket.send_json_to({"type": "move", "seq": state.seq, "move": move.text})
         reply = await socket.receive_json_from(timeout=5)
-        assert reply["type"] == "state", reply
+        assert reply["type"] == "moved", reply
         state.apply(move)
-    assert reply["game"]["status"] == state.status.value  # the game-over state comes first
+    assert reply["status"] == state.status.value  # the game-over move comes first
     pushed = await socket.receive_json_from(timeout=120)
-    assert pushed["type"] == "analysis"
+    assert (pushed["type"], pushed["game"]) == ("analysis", str(seat.game.id))
     report = pushed["analysis"]
     par = find_par(state.deal, state.variant)
     assert (report["par"], report["score"]) == (par.par, state.score)
@@ -105,7 +107,7 @@ def test_the_analysis_endpoint_waits_then_answers(client: Client) -> None:
     )
     assert client.get(f"/games/{game.id}/analysis.json").status_code == 202
     game.refresh_from_db()
-    report = postgame.analyse_now(game)
+    report = postgame.analyse_here(game.id)
     answer = client.get(f"/games/{game.id}/analysis.json")
     assert answer.status_code == 200
     assert answer.json() == report

@@ -7,6 +7,9 @@ from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
+# The home page reads the visitor's game in play and today's challenge.
+pytestmark = pytest.mark.django_db
+
 HOME = reverse("game:home")
 RULES = reverse("game:rules")
 PAGES = [HOME, RULES]

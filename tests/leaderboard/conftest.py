@@ -8,8 +8,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from game.models import Game
+from leaderboard import challenge
+from leaderboard.models import Daily
 from tests.accounts.helpers import make_player, signed_in
 from tests.game.conftest import make_seat  # noqa: F401  (a fixture shared with game's tests)
+from tests.leaderboard.helpers import DAY, at, play_out
 
 
 class Clock:
@@ -45,3 +49,14 @@ def ada(db: None) -> User:
 @pytest.fixture
 def ada_client(ada: User) -> Client:
     return signed_in(ada)
+
+
+@pytest.fixture
+def finished_attempt(clock: Clock, ada: User) -> Game:
+    """Ada's ranked attempt at DAY's challenge (par 2000), played out on the day."""
+    clock.set(at(DAY, 14))
+    daily = challenge.daily_for(DAY)
+    Daily.objects.filter(id=daily.id).update(par=2000)
+    game = challenge.daily_attempt_start(user=ada, day=DAY)
+    play_out(game, finished_at=at(DAY, 14, 6))
+    return game

@@ -19,6 +19,7 @@ from game.services import game_start
 from leaderboard import challenge
 from leaderboard.boards import Board, BoardKind, DailyBoard, board_page
 from leaderboard.models import Daily, DailyAttempt, PlayerBest, PlayerTally
+from races import challenges, services
 from tests.accounts.helpers import signed_in
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, play_out, ranked_result
@@ -68,12 +69,16 @@ def test_each_way_of_starting_a_game_decides_whether_it_ranks(ada: User) -> None
         "winnable": game_start(player=player, variant=Variant.NOWRAP, winnable_only=True),
         "on a seed": game_start(player=player, variant=Variant.TRIPEAKS, seed="2026"),
         "race": game_start(player=player, variant=Variant.TRIPEAKS, mode=Mode.RACE, seed="9"),
+        "challenge": game_start(
+            player=player, variant=Variant.TRIPEAKS, mode=Mode.CHALLENGE, seed="9"
+        ),
     }
     assert {name: (game.deal_source, game.ranked) for name, game in started.items()} == {
         "fresh": (DealSource.RANDOM, True),
         "winnable": (DealSource.WINNABLE, True),
         "on a seed": (DealSource.REPLAY, False),
         "race": (DealSource.RACE, False),
+        "challenge": (DealSource.CHALLENGE, False),
     }
 
 
@@ -143,6 +148,23 @@ def test_a_race_game_ranks_on_no_board(ada: User) -> None:
     assert tables() == ([], [])
 
 
+def test_a_friend_challenge_ranks_on_no_board_only_on_its_page(ada: User, players: Players) -> None:
+    """Every player of a challenge plays its deal to par; no board, all-time or weekly, shows any
+    of them, and the score tables stay empty: the deal is known to all but the first."""
+    bob = players(1, "bob")[0]
+    room = challenges.challenge_open(
+        user=ada, variant=Variant.TRIPEAKS, players=2, open_days=7, time_limit_s=None
+    )
+    for user in (ada, bob):
+        game = challenges.challenge_play(code=room.code, user=user)
+        play_out(game, line=par_line(game))
+    before = every_board()
+    assert services.race_end_if_due(code=room.code).finished
+    assert tables() == ([], [])
+    assert every_board() == before
+    assert all(not rows for rows in before.values())
+
+
 @pytest.mark.parametrize(
     ("mode", "source", "ranked"),
     [
@@ -153,6 +175,9 @@ def test_a_race_game_ranks_on_no_board(ada: User) -> None:
         (Mode.CASUAL, DealSource.RACE, False),
         (Mode.DAILY, DealSource.RANDOM, False),
         (Mode.RACE, DealSource.RANDOM, False),
+        (Mode.CHALLENGE, DealSource.CHALLENGE, True),
+        (Mode.CHALLENGE, DealSource.RACE, False),
+        (Mode.CASUAL, DealSource.CHALLENGE, False),
         (Mode.CASUAL, "made-up", False),
     ],
 )

@@ -23,16 +23,6 @@ BASE = "https://tripeaks.example/"
 CARD_CODE = re.compile(r"(?<![0-9A-Za-z])[A2-9TJQK][cdhs](?![0-9A-Za-z])")
 
 
-@pytest.fixture
-def finished_attempt(clock: Clock, ada: User) -> Game:
-    clock.set(at(DAY, 14))
-    daily = challenge.daily_for(DAY)
-    Daily.objects.filter(id=daily.id).update(par=2000)
-    game = challenge.daily_attempt_start(user=ada, day=DAY)
-    play_out(game, finished_at=at(DAY, 14, 6))
-    return game
-
-
 def test_the_share_text_is_built_from_the_move_log(finished_attempt: Game) -> None:
     """The date, the score and its share of par, a green square per card played and a black one
     per draw in the order they were made, and the day's link; no card, no seed."""

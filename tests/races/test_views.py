@@ -112,7 +112,8 @@ def test_the_room_page_shows_a_racer_their_own_board_only(settings) -> None:
     onlooker_page = signed_in(cy).get(room.get_absolute_url()).content.decode()
     guest_page = Client().get(room.get_absolute_url()).content.decode()
 
-    assert f'data-socket-path="/ws/games/{games[ada.pk]}/"' in ada_page
+    assert 'data-socket-path="/ws/play/"' in ada_page
+    assert f'data-game-id="{games[ada.pk]}"' in ada_page
     assert str(games[bea.pk]) not in ada_page
     for page in (onlooker_page, guest_page):
         assert "data-game " not in page

@@ -1,5 +1,6 @@
 """The settings module: production checks, safe defaults, and the services it selects."""
 
+import asyncio
 import os
 import secrets
 import subprocess
@@ -92,7 +93,7 @@ def test_the_channel_layer_carries_a_group_message() -> None:
         channel = await layer.new_channel()
         await layer.group_add(group, channel)
         await layer.group_send(group, {"type": "ping.test", "n": 7})
-        message = await layer.receive(channel)
+        message = await asyncio.wait_for(layer.receive(channel), 5)
         await layer.group_discard(group, channel)
         return dict(message)
 

@@ -161,6 +161,7 @@ def test_deals_that_look_the_same_give_the_same_view(
     assert public_view(twin) == public_view(state)
 
 
+@settings(max_examples=40, deadline=None)  # a whole game per example: no per-example deadline
 @given(seed=seeds, variant=variants, chooser=st.randoms(use_true_random=False), bias=play_biases)
 def test_each_moves_change_brings_the_view_before_it_to_the_view_after_it(
     seed: int | str, variant: Variant, chooser: random.Random, bias: float

@@ -33,22 +33,51 @@ with the fewest draws (:func:`sweep` with a width), which finds nearly every oth
 same sweep without a width, which visits every reachable mask once and so proves a loss. Only a
 found line or the complete sweep answers: when the budget runs out first, the answer is None.
 
-**Par** (:func:`find_par`) is exact dynamic programming over the same levels (:func:`par_labels`):
-every way of reaching a mask is a label, labels are grouped by the cards their top fits, and a label
-that another makes redundant (third fact) is dropped. The best label met is par. If the budget runs
-out, each later level keeps only its best masks, and the result says it is not exact.
-:func:`find_par` remembers its last :data:`PAR_CACHE_SIZE` results by deal, variant and budget.
+**Par** (:func:`find_par`) is exact dynamic programming over the same levels (:func:`par_labels`),
+pruned by an upper bound. Every way of reaching a mask is a label, labels are grouped by the cards
+their top fits, and a label that another makes redundant (third fact) is dropped. Three steps:
 
-**Why par is not a branch and bound** (measured for issue #17, on both variants of seeds 0–5).
-Pruning needs an upper bound on what a position can still score within about 200–400 points of
-the truth to cut the search tenfold. The bound the scoring rules give (every card left extending
-the current streak, every peak bonus, the whole stock left as clearing bonus) is thousands of
-points too high mid-game: even told par in advance, it drops 0.3–17% of the labels (54% on one
-deal with a high par), and the check costs more than it saves; capping runs at any length the
-deals reach barely helps either. A bound that is close enough exists: the best score when each
-run may start from any card (the stock's order relaxed) leaves only 13–536 positions to search on
-those deals, but computing it visits every one of the 22,931 masks the peaks can be in (about one
-second in Python), as much work as the search it would prune.
+1. **Bounds** (:func:`relaxed_bounds`): the relaxed game in which a new run may start from any
+   available card (the stock's order forgotten) depends on the played mask alone, and one visit of
+   every mask reachable (about 23,000 from the deal) bounds it. Per mask it keeps the most a new run
+   can score (``fresh``), and per rank of the next card the most a line going on with it can score
+   on a streak of 0 and the longest run it can make: on a streak ``s`` such a line scores at most
+   ``intercept + 10·s·longest``, because the streak only adds ``10·s`` per play before the next
+   draw (the bound keeps the two figures separately, which is what makes it one pass). It also
+   keeps the fewest runs that clear the peaks, so the clearing bonus is bounded by the stock less
+   the draws clearing needs. Peak bonuses count where the peak top is played.
+2. **A floor**: the same sweep as a beam, ranked by points plus bound, finds a real line: with 16
+   masks per level par itself on 14 of the first 20 standard deals and 10 of the first 20 no-wrap
+   deals; a second beam of 64 masks, pruned by the first one's floor, brings that to 17 and 14 (it
+   costs about 15 ms and halves the slowest tenth, see :data:`GUIDE_WIDTHS`).
+3. **The exact sweep**: a label whose points plus its bound cannot reach the floor is dropped (the
+   floor rises whenever the sweep meets a better line), and a mask none of whose labels can reach
+   it is skipped whole. Only labels that could lead to a line at least as good as the floor
+   survive, so the best label met is par. The longest run also makes dominance tighter: a streak is
+   worth at most that many more plays, not every card left.
+
+On seeds 0–39 the beams and the sweep keep a median of 4,900 labels (standard) and 12,400
+(no-wrap), up to 110,000 on the hardest deals, where the unpruned sweep kept 100,000 to 220,000 on
+every deal. The bounds' one pass over every mask (about 100 ms) is now most of the time on a typical
+deal: par takes about a fifth of its former time on standard deals and under half on no-wrap deals,
+and the hardest no-wrap deals, whose bound stays loose, about as long as before.
+
+Budget: the bounds count one node per mask, labels one node each. A budget below
+:data:`BOUNDS_NODES` skips the bounds and sweeps unpruned, as before; if the budget or the deadline
+runs out during the exact sweep, each later level keeps only its most hopeful masks, and the result
+says it is not exact (the better of that line and the floor's is returned). The bounds' pass itself
+does not look at the deadline. :func:`find_par` remembers its last :data:`PAR_CACHE_SIZE` results by
+deal, variant and budget.
+
+**What was measured** (issue #17, then again for this search). The bound the scoring rules give
+(every card left on the current streak) is thousands of points too high mid-game and prunes almost
+nothing. The relaxed bound above is 70 to 750 points above par at the start (median 330 standard,
+390 no-wrap), yet close enough further down to drop all but a few percent of the labels; without its
+fewest-runs term for the clearing bonus, no-wrap deals keep 1.3 to 3 times as many labels. A
+depth-first branch and bound over (mask, cards drawn) with the same bound and the true par as its
+floor visits five to ten times as many nodes as the pruned sweep, because it meets a mask again for
+every number of cards drawn. A lazier bounds table does not help: a mask's bound needs every mask
+above it, so computing bounds only where the sweep goes still visits them all.
 
 >>> from game.engine.deal import Deal
 >>> from game.engine.variants import Variant
@@ -62,7 +91,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -94,6 +123,11 @@ BEAM_WIDTH: Final = 100
 """Played masks kept per level by the winnability search's beam."""
 PAR_BEAM_WIDTH: Final = 64
 """Played masks kept per level once the par search has spent its budget."""
+GUIDE_WIDTHS: Final = (16, 64)
+"""Played masks kept per level by the beams that find the par search's floor, narrow then wide
+(the wide one pruned by the narrow one's floor)."""
+BOUNDS_NODES: Final = 25_000
+"""The least node budget with which the par search computes its bounds (about 23,000 masks)."""
 _TIME_CHECK_EVERY: Final = 1024
 
 
@@ -112,7 +146,8 @@ class Budget:
 WINNABILITY_BUDGET: Final = Budget(max_nodes=250_000)
 """Ten times what the hardest of the first 200 seeds needs (about 26,000 nodes); about 1 s."""
 PAR_BUDGET: Final = Budget(max_nodes=600_000)
-"""Labels the par search may keep: a deal needs 100,000 to 220,000 (the first 200 seeds)."""
+"""Nodes the par search may spend: the bounds' masks (about 23,000 from a deal) and the labels
+kept, which a deal needs a few thousand of (the unpruned sweep needed 100,000 to 220,000)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,17 +583,178 @@ def find_par_from(state: GameState, *, budget: Budget = PAR_BUDGET) -> ParResult
 def par_labels(
     table: Table, start: SearchStart, *, budget: Budget, deadline: Deadline = NO_DEADLINE
 ) -> tuple[list[int], bool, int]:
+    """The best line by points: guided beams for a floor, then the pruned exact sweep.
+
+    With a budget too small for the bounds (:data:`BOUNDS_NODES`), the sweep runs unpruned and, as
+    soon as the budget is spent, narrows to a beam. Returns (steps, exact, nodes): nodes are the
+    masks the bounds cost plus the labels kept.
+    """
+    if budget.max_nodes < BOUNDS_NODES:
+        best, _, exact, nodes = _par_sweep(
+            table, start, None, floor=start.score, max_nodes=budget.max_nodes, deadline=deadline
+        )
+        return _label_steps(best), exact, nodes
+    bounds = relaxed_bounds(table, start.played)
+    nodes = len(bounds)
+    guide, floor = _root_label(start), start.score
+    for width in GUIDE_WIDTHS:
+        line, points, _, guided = _par_sweep(
+            table, start, bounds, floor=floor, width=width, max_nodes=budget.max_nodes
+        )
+        nodes += guided
+        if points > floor:
+            guide, floor = line, points
+    best, points, exact, swept = _par_sweep(
+        table,
+        start,
+        bounds,
+        floor=floor,
+        max_nodes=max(budget.max_nodes - nodes, 0),
+        deadline=deadline,
+    )
+    if points < floor:  # only when the budget ran out: the guide's line is better
+        best = guide
+    return _label_steps(best), exact, nodes + swept
+
+
+_Bounds = dict[int, list[int]]
+"""By played mask, the relaxed game's bounds: see :func:`relaxed_bounds`."""
+_LONGEST: Final = KING + 1
+"""Where a bounds entry keeps its longest runs: ``entry[_LONGEST + rank]`` by the rank of the
+first card, ``entry[_LONGEST]`` the longest of all."""
+_STARTS: Final = 2 * (KING + 1)
+"""Where a bounds entry keeps the fewest runs that clear the peaks: ``entry[_STARTS]`` from a new
+run, ``entry[_STARTS + rank]`` going on with a card of that rank (not counting the run going on)."""
+_NO_PLAY: Final = -(1 << 20)
+"""An intercept for a rank with no card to play: less than any score."""
+
+
+def relaxed_bounds(table: Table, played: int) -> _Bounds:
+    """Upper bounds on what every mask reachable from ``played`` can still score, from a relaxation.
+
+    In the relaxed game a run may start from any available card (the stock's order, and the draw a
+    new run costs, are forgotten), so a mask's future depends on the mask alone. For each mask the
+    entry holds, at index 0, ``fresh``: the most a new run and everything after it can score; at
+    index ``r`` (a rank), ``x[r]``: the most a line can score that goes on with an available card of
+    rank ``r`` on a streak of 0; at ``_LONGEST + r``, the longest run that starts with such a card.
+    With streak ``s``, a line that goes on with a card of rank ``r`` scores at most
+    ``x[r] + 10·s·longest[r]`` (its intercept and its slope each bounded by the largest), and a
+    line that draws first at most ``fresh``. Every mask reachable from ``played`` is visited once.
+
+    >>> from game.engine.deal import Deal
+    >>> from game.engine.variants import Variant
+    >>> bounds = relaxed_bounds(Table.of(Deal.from_seed("7"), Variant.TRIPEAKS), 0)
+    >>> bounds[ALL_PLAYED][0], len(bounds) > 20_000
+    (0, True)
+    """
+    ranks = table.ranks
+    neighbours = table.neighbours
+    # By a position's bit: where its rank's figures go in an entry (intercept, longest run, fewest
+    # runs), what it scores at streak 0, where the figures of the ranks that may follow it are, and
+    # what it may uncover.
+    cards = {}
+    for p in POSITIONS:
+        rank = ranks[p]
+        one, other = _pair(neighbours[rank])
+        cards[1 << p] = (
+            rank,
+            _LONGEST + rank,
+            _STARTS + rank,
+            STREAK_STEP + (PEAK_BONUS if p in PEAK_TOPS else 0),
+            one,
+            other,
+            _LONGEST + one,
+            _LONGEST + other,
+            _STARTS + one,
+            _STARTS + other,
+            tuple((1 << q, COVER_MASKS[q]) for q in COVERS[p]),
+        )
+    empty = [0] + [_NO_PLAY] * KING + [0] * (KING + 1) + [0] + [NEVER] * KING
+    bounds: _Bounds = {ALL_PLAYED: empty}
+    step, longest_at, starts_at = STREAK_STEP, _LONGEST, _STARTS
+
+    def visit(mask: int, free: int) -> list[int]:
+        entry = empty[:]
+        best, longest_of_all, fewest = 0, 0, NEVER
+        remaining = free
+        while remaining:
+            bit = remaining & -remaining
+            remaining ^= bit
+            (rank, at_longest, at_starts, base, one, other, l_one, l_other, s_one, s_other,
+             uncovered) = cards[bit]  # fmt: skip
+            after = mask | bit
+            below = bounds.get(after)
+            if below is None:
+                free_after = free ^ bit
+                for q_bit, q_cover in uncovered:
+                    if after & q_cover == q_cover:
+                        free_after |= q_bit
+                below = visit(after, free_after)
+            # After this card, on a streak of 1: going on with a card that fits it, or drawing.
+            intercept = below[one] if below[one] > below[other] else below[other]
+            longest = below[l_one] if below[l_one] > below[l_other] else below[l_other]
+            value = intercept + step * longest
+            if below[0] > value:
+                value = below[0]
+            value += base
+            if value > entry[rank]:
+                entry[rank] = value
+                if value > best:
+                    best = value
+            longest += 1
+            if longest > entry[at_longest]:
+                entry[at_longest] = longest
+                if longest > longest_of_all:
+                    longest_of_all = longest
+            starts = below[starts_at]
+            if below[s_one] < starts:
+                starts = below[s_one]
+            if below[s_other] < starts:
+                starts = below[s_other]
+            if starts < entry[at_starts]:
+                entry[at_starts] = starts
+                if starts < fewest:
+                    fewest = starts
+        entry[0] = best
+        entry[longest_at] = longest_of_all
+        entry[starts_at] = fewest + 1
+        bounds[mask] = entry
+        return entry
+
+    if played not in bounds:
+        visit(played, table.available(played))
+    return bounds
+
+
+def _par_sweep(
+    table: Table,
+    start: SearchStart,
+    bounds: _Bounds | None,
+    *,
+    floor: int,
+    max_nodes: int,
+    deadline: Deadline = NO_DEADLINE,
+    width: int | None = None,
+) -> tuple[_Label, int, bool, int]:
     """The best line by points, one level (cards played) at a time, keeping Pareto-best labels.
 
     At each played mask, the labels that can still make plays are grouped by the set of available
     cards their top card fits (only that set matters about the top). Within a group, label A makes
     label B redundant when A has drawn no more cards, has at least B's points, and would still have
-    at least B's points after every remaining card went onto the current streak (the streak is
-    worth 10 × streak more for each further play of it). Every continuation of B then exists for A
-    with at least the same points. Returns (steps, exact, nodes): nodes are labels kept.
+    at least B's points after the longest run the group can still make went onto the current streak
+    (the streak is worth 10 × streak more for each further play of it). Every continuation of B
+    then exists for A with at least the same points.
+
+    With ``bounds``, a label whose points plus its bound (see :func:`relaxed_bounds`, plus the
+    clearing bonus for every card left in the stock) cannot reach ``floor`` is dropped; the floor
+    is the score of a real line, and rises as the sweep meets better ones. With a ``width``, each
+    level keeps only that many masks (a beam, never exact); otherwise the sweep narrows to
+    :data:`PAR_BEAM_WIDTH` masks once ``max_nodes`` labels are kept or the deadline passes.
+    Returns (best label, its final points, exact, nodes): nodes are labels kept.
     """
     step = STREAK_STEP
     last = table.stock_size
+    ranks = table.ranks
     fit_masks = table.fit_masks
     draw_order = tuple(
         tuple(sorted((draws, rank) for rank, draws in enumerate(first) if draws != NEVER))
@@ -568,18 +764,20 @@ def par_labels(
     cards = {
         1 << p: (
             p,
-            table.ranks[p],
+            ranks[p],
             PEAK_BONUS if p in PEAK_TOPS else 0,
             tuple((1 << q, COVER_MASKS[q]) for q in COVERS[p]),
         )
         for p in POSITIONS
     }
-    root: _Label = (start.drawn, start.streak, start.score, None, 0)
+    root = _root_label(start)
     level: dict[int, dict[Rank, list[_Label]]] = {start.played: {start.top.rank: [root]}}
     available: dict[int, int] = {start.played: table.available(start.played)}
     best, best_points = root, start.score
+    floor = max(floor, best_points)
     nodes = 0
-    exact = True
+    exact = width is None
+    narrow = width if width is not None else PAR_BEAM_WIDTH
     while level:
         reached: dict[int, dict[Rank, list[_Label]]] = {}
         reached_available: dict[int, int] = {}
@@ -591,13 +789,26 @@ def par_labels(
                         if points > best_points:
                             best, best_points = label, points
                 continue
+            entry = bounds[played] if bounds is not None else None
+            if entry is not None and _hopeless(by_top, entry, last, floor):
+                continue
             free = available[played]
-            left = TABLEAU_SIZE - played.bit_count()
             groups, top_label = _groups(by_top, free, fit_masks, draw_order)
             if top_label[2] > best_points:
                 best, best_points = top_label, top_label[2]
+                floor = max(floor, best_points)
             for fitting, group in groups.items():
-                front = _front(group, left * step) if len(group) > 1 else group
+                if entry is None:
+                    longest = TABLEAU_SIZE - played.bit_count()
+                    front = _front(group, longest * step) if len(group) > 1 else group
+                else:
+                    intercept, longest, starts = _going_on(entry, fitting, ranks)
+                    front = _front(group, longest * step) if len(group) > 1 else group
+                    front = _reaching(
+                        front, entry[0], intercept, longest * step, last - starts, floor
+                    )
+                    if not front:
+                        continue
                 nodes += len(front)
                 while fitting:
                     bit = fitting & -fitting
@@ -628,16 +839,95 @@ def par_labels(
                             for label in front
                         ]
                     )
-        if exact and (nodes > budget.max_nodes or deadline.passed()):
+        if exact and (nodes > max_nodes or deadline.passed()):
             exact = False
-        if not exact and len(reached) > PAR_BEAM_WIDTH:
-            reached = dict(heapq.nlargest(PAR_BEAM_WIDTH, reached.items(), key=_best_points))
+        if not exact and len(reached) > narrow:
+            key = _best_points if bounds is None else _best_hope(bounds, table, reached_available)
+            reached = dict(heapq.nlargest(narrow, reached.items(), key=key))
         level, available = reached, reached_available
-    return _label_steps(best), exact, nodes
+    return best, best_points, exact, nodes
+
+
+def _root_label(start: SearchStart) -> _Label:
+    """The label of the position the search starts from."""
+    return (start.drawn, start.streak, start.score, None, 0)
+
+
+def _going_on(entry: list[int], fitting: int, ranks: tuple[Rank, ...]) -> tuple[int, int, int]:
+    """The bounds' intercept and longest run for going on with one of the ``fitting`` cards, and
+    the fewest new runs (draws) that clear the peaks."""
+    intercept, longest, starts = _NO_PLAY, 0, entry[_STARTS]
+    while fitting:
+        bit = fitting & -fitting
+        fitting ^= bit
+        rank = ranks[bit.bit_length() - 1]
+        if entry[rank] > intercept:
+            intercept = entry[rank]
+        if entry[_LONGEST + rank] > longest:
+            longest = entry[_LONGEST + rank]
+        if entry[_STARTS + rank] < starts:
+            starts = entry[_STARTS + rank]
+    return intercept, longest, starts
+
+
+def _hopeless(by_top: dict[Rank, list[_Label]], entry: list[int], last: int, floor: int) -> bool:
+    """Whether no label of a mask, nor any label drawing makes from them, can reach ``floor``: a
+    quick bound from the most points, the longest streak and the fewest cards drawn among them."""
+    points, streak, drawn = -1, 0, NEVER
+    for labels in by_top.values():
+        for label in labels:
+            if label[2] > points:
+                points = label[2]
+            if label[1] > streak:
+                streak = label[1]
+            if label[0] < drawn:
+                drawn = label[0]
+    spare = last - entry[_STARTS] + 1 - drawn
+    clearing = CLEARING_BONUS_PER_CARD * max(spare, 0)
+    return points + entry[0] + streak * STREAK_STEP * entry[_LONGEST] + clearing < floor
+
+
+def _reaching(
+    front: list[_Label], fresh: int, intercept: int, per_play: int, spare: int, floor: int
+) -> list[_Label]:
+    """The labels whose points plus what they may still score reach ``floor``.
+
+    ``spare`` is the stock less the draws that clearing the peaks needs at least: the clearing
+    bonus is at most ten for each card drawn fewer (none when that is negative).
+    """
+    return [
+        label
+        for label in front
+        if label[2]
+        + max(fresh, intercept + label[1] * per_play)
+        + CLEARING_BONUS_PER_CARD * max(spare - label[0], 0)
+        >= floor
+    ]
 
 
 def _best_points(item: tuple[int, dict[Rank, list[_Label]]]) -> int:
-    return max(label[2] for group in item[1].values() for label in group)
+    return max((label[2] for group in item[1].values() for label in group), default=-1)
+
+
+def _best_hope(
+    bounds: _Bounds, table: Table, available: dict[int, int]
+) -> Callable[[tuple[int, dict[Rank, list[_Label]]]], int]:
+    """Beam order with bounds: the most any label of a mask may score, by its bound."""
+    fit_masks, ranks = table.fit_masks, table.ranks
+
+    def hope(item: tuple[int, dict[Rank, list[_Label]]]) -> int:
+        played, by_top = item
+        entry = bounds[played]
+        most = -1
+        for top, labels in by_top.items():
+            intercept, longest, _ = _going_on(entry, available[played] & fit_masks[top], ranks)
+            for label in labels:
+                points = label[2] + max(entry[0], intercept + label[1] * longest * STREAK_STEP)
+                if points > most:
+                    most = points
+        return most
+
+    return hope
 
 
 def _groups(

@@ -1,0 +1,88 @@
+"""The pruned par search against the unpruned one it replaced, and its bounds against the rules.
+
+The pars below were recorded with the earlier solver (an exact, unpruned sweep over every played
+mask), before the bounds and the floor were added; the pruned search must find the same par on every
+one of these deals, and a line that replays to it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from game.engine import solver
+from game.engine.deal import Deal
+from game.engine.solver import (
+    Budget,
+    SearchStart,
+    Table,
+    find_par,
+    find_par_from,
+    par_cache_clear,
+    relaxed_bounds,
+)
+from game.engine.state import GameState
+from game.engine.variants import Variant
+from tests.game.engine.test_solver import SMALL, exhaustive, late_positions
+
+# Seeds 0-39, in order, as the unpruned sweep found them.
+RECORDED_PARS = {
+    Variant.TRIPEAKS: (
+        1570, 2280, 1720, 1440, 1360, 1420, 2070, 1750, 1170, 1310,
+        2390, 1670, 1850, 3020, 1410, 1720, 1620, 1540, 1470, 2460,
+        1850, 1710, 1220, 1760, 1560, 1660, 1810, 1570, 1770, 1620,
+        1890, 1870, 1490, 2140, 2200, 1860, 990, 1890, 1900, 1900,
+    ),
+    Variant.NOWRAP: (
+        1290, 1660, 1270, 1440, 1150, 1180, 2070, 1630, 860, 940,
+        1390, 970, 1010, 2190, 990, 1470, 1620, 1120, 1010, 1710,
+        1390, 1420, 920, 1280, 1400, 1430, 1190, 1380, 900, 1280,
+        1770, 1060, 1270, 1660, 1590, 1120, 830, 810, 1650, 1310,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_par_matches_the_unpruned_search_on_forty_deals(variant: Variant) -> None:
+    """Same par as the earlier search on seeds 0-39, exact, and the line replays to it."""
+    par_cache_clear()
+    for seed, recorded in enumerate(RECORDED_PARS[variant]):
+        deal = Deal.from_seed(seed)
+        result = find_par(deal, variant)
+        assert (seed, result.par, result.exact) == (seed, recorded, True)
+        assert GameState.replay(deal, variant, result.line).score == recorded
+    par_cache_clear()
+
+
+@SMALL
+@given(late_positions())
+def test_the_bounds_are_never_below_the_best_future(state: GameState) -> None:
+    """From any position, what the best line still scores is within the relaxed bound (with the
+    current streak and the clearing bonus bounded as the search bounds them)."""
+    _, best = exhaustive(state)
+    table, start = Table.of(state.deal, state.variant), SearchStart.of_state(state)
+    entry = relaxed_bounds(table, start.played)[start.played]
+    fitting = table.available(start.played) & table.fit_masks[start.top.rank]
+    intercept, longest, starts = solver._going_on(entry, fitting, table.ranks)
+    going_on = intercept + start.streak * longest * solver.STREAK_STEP
+    spare = table.stock_size - starts - start.drawn
+    bound = max(entry[0], going_on) + solver.CLEARING_BONUS_PER_CARD * max(spare, 0)
+    assert best - state.score <= bound
+
+
+def test_a_budget_too_small_for_the_bounds_sweeps_unpruned() -> None:
+    """Below BOUNDS_NODES the search never builds the bounds: it narrows as the old one did."""
+    deal = Deal.from_seed("41")
+    small = find_par_from(GameState(deal, Variant.TRIPEAKS), budget=Budget(max_nodes=20_000))
+    assert not small.exact
+    assert GameState.replay(deal, Variant.TRIPEAKS, small.line).score == small.par <= 1420
+
+
+def test_a_spent_time_budget_still_returns_a_real_line() -> None:
+    """With the bounds built but no time left, the line is real and the result not exact."""
+    deal = Deal.from_seed("44")
+    result = find_par_from(
+        GameState(deal, Variant.NOWRAP), budget=Budget(max_nodes=10**9, max_ms=0)
+    )
+    assert not result.exact
+    assert GameState.replay(deal, Variant.NOWRAP, result.line).score == result.par <= 1470

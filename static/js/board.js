@@ -257,7 +257,12 @@ export class Board {
     node.classList.toggle("card--target", isTarget);
     node.classList.toggle("card--suggested", isHint && card.face === "up" && !over);
     paintFace(node, card.face === "up" || card.face === "revealed" ? card.code : null);
-    node.disabled = !this.interactive || over || card.face !== "up";
+    // A face-down card can still be pressed, to be told it is covered (input.js, rules.js); it is
+    // only marked unavailable. Played cards, and every card of an inert board, are disabled.
+    const covered = this.interactive && !over && card.face === "down";
+    node.disabled = !this.interactive || over || (card.face !== "up" && !covered);
+    if (covered) node.setAttribute("aria-disabled", "true");
+    else node.removeAttribute("aria-disabled");
     if (card.face === "played") {
       node.removeAttribute("aria-label");
     } else if (card.face === "down") {

@@ -1,13 +1,17 @@
 // A game in progress: the player's socket (protocol v2) and the VIEWs it brings, wired to the
 // board and the parts around it. The server is the referee: the page sends what the player wants
 // to do (move-queue.js) and draws whatever VIEW comes back, whole or brought forward by a move's
-// change (game-feed.js). In a casual game the player may ask for a hint (hints.js); the questions
+// change (game-feed.js), with the moves not answered yet shown on it as far as the page can tell
+// (rules.js): a play shows at once, and the answer confirms it or takes it back. Why a card cannot
+// be played is said next to it, and a play earns a floating "+N" and, if wanted, a sound
+// (feedback.js, sounds.js). In a casual game the player may ask for a hint (hints.js); the questions
 // before giving up or drawing are in game-dialogs.js; the panel and the analysis at the end in
 // game-over.js. The same socket carries the page on to the next game (game-switch.js).
 
 import { Announcer, describeChange } from "./announce.js";
 import { Board, boardFromView } from "./board.js";
 import { Clock } from "./clock.js";
+import { CardTip, floatPoints } from "./feedback.js";
 import {
   askBeforeDraw,
   bindGiveUp,
@@ -21,9 +25,11 @@ import { bindDealForms, fitToGame } from "./game-switch.js";
 import { Hints } from "./hints.js";
 import { bindInput } from "./input.js";
 import { MoveQueue } from "./move-queue.js";
+import { whyNot } from "./rules.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
+import { playSound } from "./sounds.js";
 import { GameState, isOver } from "./state.js";
 
 const CLOSED_TEXT = { 4401: "Your account is suspended." };
@@ -38,6 +44,7 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
   initSettings(root);
   const find = (selector) => root.querySelector(selector);
   const board = new Board(find("[data-board]"));
+  const tip = new CardTip(board.root);
   const announcer = new Announcer(find("[data-announcer]"));
   const clock = new Clock(
     find("[data-clock]"),
@@ -67,6 +74,13 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     state,
     board,
     askBeforeDraw: (view) => askBeforeDraw(dialogs.draw, view),
+    redraw: () => drawBoard(),
+    played: showPlay,
+    drew: () => {
+      tip.hide();
+      playSound("draw");
+    },
+    explain: (position, text) => tip.show(board.cards[position], text),
   });
   const hints = new Hints({
     socket,
@@ -83,6 +97,30 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
   function showMessage(text) {
     messageLine.textContent = text;
     announcer.say(text);
+  }
+
+  /**
+   * Draw the board and the numbers: the server's VIEW with the moves not answered yet (as far as
+   * the page can tell). `animate` when it is one move on from what is shown.
+   */
+  function drawBoard({ animate = false } = {}) {
+    const view = state.view;
+    if (view === null) return;
+    const shown = moves.shown(view);
+    board.render(boardFromView(shown), { animate, hint: hints.targetFor(shown) });
+    moves.markWaiting();
+    renderHud(root, shown);
+  }
+
+  /** A play shows at once, before the server's answer: the card goes to the waste. */
+  function showPlay(_position, before, after) {
+    tip.hide();
+    messageLine.textContent = "";
+    board.render(boardFromView(after), { animate: true, hint: hints.targetFor(after) });
+    moves.markWaiting();
+    renderHud(root, after);
+    floatPoints(board.root, board.waste, after.score - before.score);
+    playSound("play");
   }
 
   function showConnection(status, detail) {
@@ -115,7 +153,7 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
       if (!feed.owns(message.game.id)) return;
       hints.receive(message, {
         showView: receiveView,
-        ring: (view, target) => board.render(boardFromView(view), { hint: target }),
+        ring: () => drawBoard(), // the ring shows unless a move made since has passed it by
       });
       moves.flush();
     } else if (message.type === "analysis") {
@@ -150,6 +188,7 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     overPanel.hidden = true;
     abandonButton.hidden = false;
     messageLine.textContent = "";
+    tip.hide();
   }
 
   /** Show `view` if it is newer than the one shown; say whether it was. */
@@ -161,13 +200,13 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     root.dataset.seq = String(view.seq); // for people and tests reading the page: where it stands
     root.dataset.status = view.status;
     if (before !== null && view.seq > before.seq) messageLine.textContent = "";
-    board.render(boardFromView(view), { animate: oneMove, hint: hints.targetFor(view) });
+    drawBoard({ animate: oneMove });
     updateDrawQuestion(dialogs.draw, view);
-    renderHud(root, view);
     hints.showButton(view);
     clock.set(view.started_at, view.finished_at);
     announcer.say(describeChange(before, view));
     if (isOver(view)) {
+      if (view.status === "won" && before !== null && !isOver(before)) playSound("win");
       abandonButton.hidden = true;
       closeDialogs([dialogs.abandon, dialogs.hint, dialogs.draw]);
       if (showGameOver(overPanel, view)) analysis.begin();
@@ -196,8 +235,14 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     if (code === "out_of_sync") {
       showMessage("The game moved on elsewhere; this board now shows where it stands.");
     } else {
-      if (code === "illegal_move" && typeof target === "number") board.shake(target);
-      showMessage(message);
+      let text = message;
+      if (code === "illegal_move" && typeof target === "number") {
+        // The page judged otherwise (it cannot have): say why in words, next to the card.
+        text = (game && whyNot(game, target)) ?? message;
+        board.shake(target);
+        tip.show(board.cards[target], text);
+      }
+      showMessage(text);
     }
     moves.flush();
   }

@@ -1,5 +1,6 @@
 // Playing with a pointer or the keyboard: one delegated handler for the whole board.
-// Click or tap a card to play it, the stock to draw. Arrow keys move focus among the face-up
+// Click or tap a card to play it (one that cannot be played, face down included, is answered in
+// words by the move queue), the stock to draw. Arrow keys move focus among the face-up
 // cards (Down from the bottom row reaches the stock), Enter or Space plays, D draws, and H asks for
 // a hint where the page offers one.
 

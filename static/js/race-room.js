@@ -1,4 +1,6 @@
-// A race room, live: the racers' progress, the countdown, the results, and the room's commands.
+// A race room, live: the racers' progress (a compact strip above the racer's own board), the
+// countdown (large, over the board), the results (brought into view when they come), and the
+// room's commands; and the invite link's copy button (copy-link.js).
 //
 // The server pushes `room` snapshots (whole, with a version: only a newer one is drawn) and
 // `progress` frames (one racer's figures after each of their moves: a later move replaces an
@@ -8,6 +10,8 @@
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
+import { bindCopyLink } from "./copy-link.js";
+import { motionAllowed } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 
 const STATUS_TEXT = {
@@ -29,10 +33,26 @@ const STATE_TEXT = {
 
 const CONNECTION_NAMES = { open: "Live" };
 
+const GO_MS = 900; // how long "Go!" stays up over the board once the countdown is over
+
 function cell(text, header = false) {
   const element = document.createElement(header ? "th" : "td");
   if (header) element.scope = "row";
   element.textContent = text;
+  return element;
+}
+
+function span(className, text = "") {
+  const element = document.createElement("span");
+  if (className) element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** A figure of a racer's line, marked with its field's name (for people reading the page). */
+function field(name, value) {
+  const element = span("", value);
+  element.dataset.field = name;
   return element;
 }
 
@@ -59,6 +79,11 @@ export class RaceRoom {
   }
 
   start() {
+    bindCopyLink(
+      this.find("[data-copy-link]"),
+      this.find("[data-room-link]"),
+      this.find("[data-copy-status]"),
+    );
     for (const form of this.root.querySelectorAll("form[data-command]")) {
       form.addEventListener("submit", (event) => {
         if (this.socket.send({ type: form.dataset.command })) event.preventDefault();
@@ -108,6 +133,12 @@ export class RaceRoom {
     this.drawResults();
     this.drawActions();
     this.drawClock();
+    const underWay = room.state === "countdown" || room.state === "racing";
+    if (
+      underWay &&
+      (before === null || (room.state === "countdown" && before.state !== room.state))
+    )
+      this.bringBoardIntoView(); // the race begins, or the page (re)opens during it
     if (before && before.state !== room.state) {
       this.announcer.say(STATE_TEXT[room.state]);
       if (room.state === "finished" && room.results?.length) {
@@ -115,6 +146,15 @@ export class RaceRoom {
         this.announcer.say(`The race is over. Winner: ${winners.map((r) => r.player).join(", ")}.`);
       }
     }
+  }
+
+  /** A race begins: scroll the racers' strip to the top, with the racer's board under it. */
+  bringBoardIntoView() {
+    if (!this.root.querySelector("[data-game]")) return;
+    this.find(".race__racers").scrollIntoView({
+      block: "start",
+      behavior: motionAllowed() ? "smooth" : "auto",
+    });
   }
 
   /** Keep `figures` unless those already held are from a later move; say whether kept. */
@@ -144,42 +184,57 @@ export class RaceRoom {
     }
   }
 
+  /**
+   * The racers, one compact line each: name, status, cards left and score, then the rest. The
+   * others come first (the visitor's own figures are on their board), the visitor last.
+   */
   drawRacers() {
-    const rows = this.room.racers.map((racer) => {
+    const mine = (racer) => (racer.player === this.me ? 1 : 0);
+    const racers = [...this.room.racers].sort((a, b) => mine(a) - mine(b));
+    const items = racers.map((racer) => {
       const figures = this.progress.get(racer.player) ?? null;
-      const row = document.createElement("tr");
-      row.dataset.player = racer.player;
+      const item = document.createElement("li");
+      item.className = "racer";
+      item.dataset.player = racer.player;
       if (racer.player === this.me) {
-        row.className = "board-row--me";
-        row.setAttribute("aria-current", "true");
+        item.classList.add("racer--me");
+        item.setAttribute("aria-current", "true");
       }
-      const name = cell(racer.player, true);
+      const name = span("racer__name", racer.player);
       const notes = [];
+      if (racer.player === this.me) notes.push("you");
       if (racer.host) notes.push("host");
       if (!racer.connected) notes.push("disconnected");
-      if (notes.length) {
-        const note = document.createElement("span");
-        note.className = "race-table__note";
-        note.textContent = ` (${notes.join(", ")})`;
-        name.append(note);
-      }
-      row.dataset.connected = String(racer.connected);
+      if (notes.length) name.append(span("racer__note", ` (${notes.join(", ")})`));
+      item.dataset.connected = String(racer.connected);
       const code = this.shownStatus(figures);
-      const statusCell = cell(STATUS_TEXT[code] ?? code);
-      statusCell.dataset.status = code;
-      row.append(
-        name,
-        statusCell,
-        cell(figure(figures?.cards_left)),
-        cell(figure(figures?.score)),
-        cell(figure(figures?.streak)),
-        cell(figures ? `${figures.peaks_cleared}/3` : "–"),
-        cell(figure(figures?.moves)),
-        cell(figures?.finished_ms != null ? formatDuration(figures.finished_ms) : "–"),
+      const status = field("status", STATUS_TEXT[code] ?? code);
+      status.classList.add("racer__status");
+      item.dataset.status = code;
+      const more = span("racer__more");
+      more.append(
+        ", streak ",
+        field("streak", figure(figures?.streak)),
+        ", peaks ",
+        field("peaks", figures ? `${figures.peaks_cleared}/3` : "–"),
+        ", moves ",
+        field("moves", figure(figures?.moves)),
+        ", time ",
+        field("time", figures?.finished_ms != null ? formatDuration(figures.finished_ms) : "–"),
       );
-      return row;
+      const numbers = span("racer__figures");
+      numbers.hidden = figures === null; // nothing to show before the racer's game is dealt
+      numbers.append(
+        field("cards-left", figure(figures?.cards_left)),
+        " left · ",
+        field("score", figure(figures?.score)),
+        " pts",
+        more,
+      );
+      item.append(name, " ", status, " ", numbers);
+      return item;
     });
-    this.find("[data-racers]").replaceChildren(...rows);
+    this.find("[data-racers]").replaceChildren(...items);
   }
 
   /** A racer's status as of now: "ready" turns to "playing" when the countdown ends. */
@@ -190,9 +245,11 @@ export class RaceRoom {
     return figures.status;
   }
 
+  /** The results, once the race is over: brought into view when they first show. */
   drawResults() {
     const section = this.find("[data-results]");
     const results = this.room.results;
+    const appearing = Boolean(results) && section.hidden;
     section.hidden = !results;
     if (!results) return;
     const rows = results.map((result) => {
@@ -220,6 +277,12 @@ export class RaceRoom {
       return row;
     });
     this.find("[data-result-rows]").replaceChildren(...rows);
+    if (appearing) {
+      const box = section.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) {
+        section.scrollIntoView({ block: "start", behavior: motionAllowed() ? "smooth" : "auto" });
+      }
+    }
   }
 
   drawActions() {
@@ -239,19 +302,25 @@ export class RaceRoom {
     }
   }
 
-  /** The status line: the countdown to the start, then the time left, if there is a limit. */
+  /**
+   * The status line: the countdown to the start, then the time left, if there is a limit. The
+   * seconds before the start also show large over the board, then "Go!" for a moment.
+   */
   drawClock() {
     window.clearTimeout(this.timer);
     const room = this.room;
     const status = this.find("[data-race-status]");
     const now = Date.now() + this.serverOffset;
     let text = STATE_TEXT[room.state];
+    let big = null;
     let next = 0;
     if (room.round && room.state !== "finished" && room.state !== "waiting") {
       const startsAt = Date.parse(room.round.starts_at);
       const endsAt = room.round.ends_at ? Date.parse(room.round.ends_at) : null;
       if (now < startsAt) {
-        text = `The race starts in ${Math.ceil((startsAt - now) / 1000)} s.`;
+        const seconds = Math.ceil((startsAt - now) / 1000);
+        text = `The race starts in ${seconds} s.`;
+        big = String(seconds);
         next = 1000 - ((startsAt - now) % 1000);
       } else {
         text =
@@ -259,6 +328,10 @@ export class RaceRoom {
             ? "Go! The race is on."
             : `Go! Time left: ${formatDuration(Math.max(0, endsAt - now))}`;
         if (endsAt !== null && now < endsAt) next = 1000 - ((endsAt - now) % 1000);
+        if (now - startsAt < GO_MS) {
+          big = "Go!";
+          next = next ? Math.min(next, GO_MS - (now - startsAt)) : GO_MS - (now - startsAt);
+        }
         if (this.root.dataset.state === "countdown") {
           this.root.dataset.state = "racing";
           this.announcer.say("Go!");
@@ -267,7 +340,20 @@ export class RaceRoom {
       }
     }
     status.textContent = text;
+    this.drawCountdown(big);
     if (next) this.timer = window.setTimeout(() => this.drawClock(), next + 20);
+  }
+
+  /**
+   * The large countdown over the board: `text` (the seconds left, or "Go!"), or nothing. Seen,
+   * not read out: the status line says the same, and the announcer says "Go!".
+   */
+  drawCountdown(text) {
+    const countdown = this.find("[data-race-countdown]");
+    if (!countdown) return;
+    countdown.hidden = text === null;
+    countdown.textContent = text ?? "";
+    countdown.classList.toggle("race__countdown--go", text === "Go!");
   }
 }
 

@@ -1,11 +1,12 @@
 // The player's board preferences: a four-colour deck, whether cards animate (prefers-reduced-motion
-// always wins), and whether drawing while a card fits asks first.
+// always wins), whether drawing while a card fits asks first, and sound effects (off by default).
 //
 // Where they are kept depends on who plays. A signed-in player's are kept with their account: the
 // game page brings the stored values (a JSON script named by data-preferences on the root, with
 // data-signed-in="true" and data-settings-url), they are applied as they are, and a toggle flipped
 // in the panel is saved to the server. A guest's, and those on pages that bring none, are kept in
-// this browser's localStorage. Either way they reach the page through `apply`, which sets the
+// this browser's localStorage. Sound effects belong to the device rather than the player (a phone
+// on a bus, a laptop at home): they are kept in this browser for everyone. Either way they reach the page through `apply`, which sets the
 // classes on <html> and the value `preference` answers.
 
 const PREFERENCES = {
@@ -28,6 +29,12 @@ const PREFERENCES = {
     field: "confirm_draw_when_play_fits",
     key: "tripeaks.confirm-draw",
     fallback: false,
+  },
+  // Behaviour only (see sounds.js), and kept in this browser even for a signed-in player.
+  sounds: {
+    key: "tripeaks.sounds",
+    fallback: false,
+    local: true,
   },
 };
 
@@ -57,7 +64,8 @@ class BrowserStore {
 
   read(name) {
     const { key, field, fallback } = PREFERENCES[name];
-    const fill = typeof this.defaults[field] === "boolean" ? this.defaults[field] : fallback;
+    const fill =
+      field && typeof this.defaults[field] === "boolean" ? this.defaults[field] : fallback;
     try {
       const stored = window.localStorage.getItem(key);
       return stored === null ? fill : stored === "1";
@@ -82,15 +90,18 @@ class AccountStore {
     this.values = values;
     this.url = url;
     this.queue = Promise.resolve(); // one save at a time, in the order the player made them
+    this.browser = new BrowserStore(); // for the preferences kept in this browser (sounds)
   }
 
   read(name) {
+    if (PREFERENCES[name].local) return this.browser.read(name);
     const { field, fallback } = PREFERENCES[name];
     return typeof this.values[field] === "boolean" ? this.values[field] : fallback;
   }
 
   /** Save one change; resolve to whether the server stored it. */
   write(name, value) {
+    if (PREFERENCES[name].local) return this.browser.write(name, value);
     const { field } = PREFERENCES[name];
     const save = async () => {
       try {

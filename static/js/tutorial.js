@@ -42,7 +42,8 @@ function startTutorial(root, frames) {
     }
   }
 
-  function attempt(move) {
+  /** The player pressed `move` (a card code, "down" or "draw"), at `position` on the peaks. */
+  function attempt(move, position = null) {
     const frame = frames[index];
     if (frame.move === null) return;
     if (move === frame.move) {
@@ -53,11 +54,11 @@ function startTutorial(root, frames) {
     const hint = `Not that one: this step asks for ${wanted}.`;
     find("hint").textContent = hint;
     announcer.say(hint);
-    if (move !== "draw") board.shake(frames[index].view.tableau.indexOf(move));
+    if (position !== null) board.shake(position);
   }
 
   bindInput(board, {
-    onPlay: (position) => attempt(frames[index].view.tableau[position]),
+    onPlay: (position) => attempt(frames[index].view.tableau[position], position),
     onDraw: () => attempt("draw"),
   });
   find("next").addEventListener("click", () => show(index + 1, { focusTitle: true }));

@@ -94,6 +94,12 @@ def play_out(page: Page, state: GameState) -> None:
         click_move(page, state, state.legal_moves()[0])
 
 
+def short(code: str) -> str:
+    """A card code as the page prints it: "Ts" → "10♠"."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[code[1]]
+
+
 def hud(page: Page, name: str) -> str:
     return page.locator(f'[data-hud="{name}"]').inner_text()
 
@@ -189,22 +195,41 @@ def test_clicking_plays_a_card_and_draws(page: Page) -> None:
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_a_card_that_does_not_fit_gets_the_servers_answer(page: Page) -> None:
-    """Clicking a face-up card that does not fit changes nothing and shows why, from the server."""
+def test_a_card_that_does_not_fit_is_explained_next_to_it(page: Page) -> None:
+    """Clicking a face-up card that does not fit changes nothing, sends nothing, and says why in
+    words beside the card; a face-down card is said to be covered."""
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
     game_id = start_game(page)
     state = engine_state(game_id)
     misfit = next(
         p for p in range(18, 28) if p not in state.playable_positions()
     )  # ten face-up cards: at most eight of them fit any one waste card
     code = state.deal.tableau[misfit].code
+    before = len(sent)
 
     page.locator(f'.card[data-pos="{misfit}"]').click()
 
-    expect(page.locator("[data-message]")).to_have_text(
-        f"{code} does not fit on {state.waste_top.code}"
+    tip = page.locator("[data-card-tip]")
+    waste = short(state.waste_top.code)
+    expect(tip).to_have_text(
+        re.compile(rf"^{re.escape(short(code))} doesn't fit on {waste}: play ")
     )
+    expect(tip).to_have_attribute("role", "status")
+    card_box = page.locator(f'.card[data-pos="{misfit}"]').bounding_box()
+    tip_box = tip.bounding_box()
+    assert card_box is not None
+    assert tip_box is not None
+    assert abs((tip_box["y"] + tip_box["height"]) - card_box["y"]) < 20  # just above the card
+    screenshot(page, "play-misfit-desktop")
+    # Face down: marked unavailable (aria-disabled), yet a tap on it is answered.
+    page.locator('.card[data-pos="3"]').click(force=True, position={"x": 10, "y": 6})
+    expect(tip).to_have_text("That card is covered: clear the cards on top of it first.")
+    page.wait_for_timeout(200)
+    assert sent[before:] == []  # nothing went to the server
     expect_seq(page, 0)
     expect(page.locator(FACE_UP)).to_have_count(10)
+    expect(tip).to_be_hidden(timeout=6000)  # gone after a few seconds
 
 
 @pytest.mark.usefixtures("transactional_db")

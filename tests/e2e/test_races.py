@@ -15,6 +15,7 @@ from game.engine import Deal, GameState, Variant
 from races.models import Room, Round
 from tests.e2e.conftest import DESKTOP_VIEWPORT
 from tests.e2e.layout import expect_no_sideways_scroll
+from tests.e2e.test_axe import violations
 from tests.e2e.test_play import PHONE, click_move, expect_seq, play_out, screenshot
 
 PASSWORD = "peaks-and-valleys-42"
@@ -29,13 +30,17 @@ def sign_in(page: Page, username: str) -> None:
     expect(page).to_have_url(re.compile(r"/accounts/profile/$"))
 
 
+FIELDS = {1: "status", 2: "cards-left", 3: "score", 4: "streak", 5: "peaks", 6: "moves"}
+
+
 def racer_row(page: Page, player: str):
-    return page.locator(f'[data-racers] tr[data-player="{player}"]')
+    """A racer's line in the room's strip of racers."""
+    return page.locator(f'[data-racers] li[data-player="{player}"]')
 
 
 def racer_cell(page: Page, player: str, column: int):
     """A figure of a racer's line: 1 status, 2 cards left, 3 score, 4 streak, 5 peaks, 6 moves."""
-    return racer_row(page, player).locator("td").nth(column - 1)
+    return racer_row(page, player).locator(f'[data-field="{FIELDS[column]}"]')
 
 
 @pytest.mark.usefixtures("transactional_db")
@@ -59,6 +64,12 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
             "data-state", "open"
         )
 
+        # The invite link copies with one button.
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.get_by_role("button", name="Copy link").click()
+        expect(page.locator("[data-copy-status]")).to_have_text("Link copied.")
+        assert page.evaluate("navigator.clipboard.readText()") == page.url
+
         # The rival finds it in the lobby and joins; the host sees them arrive.
         rival.goto("/races/")
         rival.get_by_role("link", name="hostess's room").click()
@@ -71,18 +82,27 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
         expect(rival.get_by_role("button", name="Leave the room")).to_be_visible()
         expect(rival.get_by_role("button", name="Start the race")).to_be_hidden()
 
-        # The host starts: both pages bring their board, and the countdown runs out.
+        # The host starts: both pages bring their board, and the countdown runs out, large over
+        # the host's board (seconds, then "Go!").
         page.get_by_role("button", name="Start the race").click()
+        countdown = page.locator("[data-race-countdown]")
+        expect(countdown).to_have_text(re.compile(r"^(\d+|Go!)$"), timeout=10_000)
+        screenshot(page, "race-countdown")
+        expect(countdown).to_be_hidden(timeout=15_000)
         for each in (page, rival):
             expect_seq(each, 0)
             expect(each.locator("[data-race-status]")).to_contain_text("Go!", timeout=15_000)
             expect(each.locator("[data-game] [data-connection]")).to_have_attribute(
                 "data-state", "open"
             )
+        # The racer's own board comes first: on screen at once, below the strip of racers.
+        expect(page.locator("[data-game] [data-board]")).to_be_in_viewport()
+        expect(racer_row(page, "rival")).to_be_in_viewport()
         round_ = Round.objects.get(room=room, number=1)
         host_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
         rival_state = GameState(Deal.from_seed(round_.seed), Variant.TRIPEAKS)
         screenshot(page, "race-started")
+        assert violations(page) == []
 
         # A few moves each; each sees the other's figures change.
         for _ in range(3):
@@ -110,7 +130,9 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
             expect(results.locator("tbody tr")).to_have_count(2)
             expect(results.locator("tbody tr").first).to_contain_text("hostess")
             expect(results.locator("tbody tr").nth(1)).to_contain_text("left")
+            expect(results).to_be_in_viewport()  # brought into view, never "above" out of sight
         expect(page.get_by_role("button", name="Rematch: a new deal")).to_be_visible()
+        assert violations(page) == []
         page.set_viewport_size(PHONE)
         screenshot(page, "race-results-phone")
         expect_no_sideways_scroll(page)
@@ -121,7 +143,8 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
         board = page.locator("[data-game]")
         first_game = board.get_attribute("data-game-id") or ""
         page.get_by_role("button", name="Rematch: a new deal").click()
-        expect(board).not_to_have_attribute("data-game-id", first_game)
+        # (Dealing the round takes the server a moment: longer on a busy machine.)
+        expect(board).not_to_have_attribute("data-game-id", first_game, timeout=15_000)
         expect(page.locator("[data-game-over]")).to_be_hidden()
         expect_seq(page, 0)
         expect(page.locator("[data-race-status]")).to_contain_text("Go!", timeout=15_000)

@@ -42,6 +42,20 @@ function failingAudits(lhr) {
   return failing;
 }
 
+// Lighthouse now and then fails to record the trace of a page load (NO_NAVSTART, and the like: a
+// runtime error with no scores); such a run is tried again, at most this many times in all.
+const MAX_TRIES = 3;
+
+/** Lighthouse's result for `url`, and how many runs it took to get one without a trace error. */
+async function measured(url, formFactor, page) {
+  const flags = { logLevel: "error", output: "json", onlyCategories: CATEGORIES };
+  const config = formFactor === "desktop" ? desktopConfig : undefined;
+  for (let tries = 1; ; tries++) {
+    const result = await lighthouse(url, flags, config, page);
+    if (!result.lhr.runtimeError || tries === MAX_TRIES) return { result, tries };
+  }
+}
+
 async function runFormFactor(formFactor, runs, cookies, saveDir) {
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROME_PATH,
@@ -52,9 +66,7 @@ async function runFormFactor(formFactor, runs, cookies, saveDir) {
     const page = await browser.newPage();
     if (cookies.length) await browser.setCookie(...cookies);
     for (const run of runs) {
-      const flags = { logLevel: "error", output: "json", onlyCategories: CATEGORIES };
-      const config = formFactor === "desktop" ? desktopConfig : undefined;
-      const result = await lighthouse(run.url, flags, config, page);
+      const { result, tries } = await measured(run.url, formFactor, page);
       const lhr = result.lhr;
       if (saveDir) writeFileSync(join(saveDir, `${run.name}-${formFactor}.json`), result.report);
       const scores = Object.fromEntries(
@@ -62,6 +74,7 @@ async function runFormFactor(formFactor, runs, cookies, saveDir) {
       );
       const line = { name: run.name, formFactor, scores, failing: failingAudits(lhr) };
       if (lhr.runtimeError) line.error = lhr.runtimeError.message;
+      if (tries > 1) line.tries = tries;
       process.stdout.write(`${JSON.stringify(line)}\n`);
     }
   } finally {

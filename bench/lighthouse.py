@@ -71,6 +71,8 @@ class Scores:
     scores: dict[str, int]
     failing: list[str]
     error: str | None = None
+    tries: int = 1
+    """Runs it took: a run whose trace Lighthouse failed to record is run again."""
 
 
 def lighthouse_database_url() -> str:
@@ -139,7 +141,7 @@ def run_lighthouse(
         found = json.loads(line)
         results.append(
             Scores(found["name"], found["formFactor"], found["scores"], found["failing"],
-                   found.get("error"))
+                   found.get("error"), found.get("tries", 1))
         )  # fmt: skip
     return results
 
@@ -160,6 +162,8 @@ def report(results: list[Scores], database: str, seconds: dict[str, float]) -> N
     for result in results:
         if result.error:
             print(f"  {result.page} ({result.form_factor}): error: {result.error}")
+        if result.tries > 1:
+            print(f"  {result.page} ({result.form_factor}): measured on try {result.tries}")
         if result.failing:
             print(f"  {result.page} ({result.form_factor}) below 100: {', '.join(result.failing)}")
 

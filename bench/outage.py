@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import secrets
+import signal
 import sys
 import tempfile
 import time
@@ -160,13 +161,26 @@ async def drive(
         for drill in drills:
             results.append((drill.name, await run_drill(drill, seats, args.outage, args.settle)))
     finally:
-        for task in playing:
-            task.cancel()
-        await asyncio.gather(*playing, return_exceptions=True)
+        await stop_playing(playing)
     await asyncio.sleep(1)  # the last moves in flight are committed or refused
     lost = missing_moves(database, seats)
     print(f"acknowledged moves missing from the stored logs: {lost}")
     return results
+
+
+async def stop_playing(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the seats' tasks, again and again until every one has ended.
+
+    Once is not always enough on Python 3.11: ``asyncio.wait_for`` (which the players' reads go
+    through) swallows a cancellation that comes just as the read it waits for completes
+    (python/cpython#86296, fixed in 3.12), and that seat would play on for ever; a full run once
+    hung so for a quarter of an hour after its last drill.
+    """
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=1.0)
 
 
 def report(results: list[tuple[str, Figures]], args: argparse.Namespace) -> None:
@@ -192,6 +206,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--outage", type=float, default=10.0, help="seconds each part is down")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds before and after")
     args = arguments(parser, {"players": 4, "outage": 1.5, "settle": 1.0}, argv)
+    # Stopped with SIGTERM (timeout, kill), the bench still stops the servers it started: the
+    # topology's processes and the private PostgreSQL would otherwise be left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     database = PrivatePostgres()
     try:
         database.start()

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Final
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
 WIDTH: Final = 600
 HEIGHT: Final = 160
 GAP: Final = 0.2
@@ -139,7 +142,7 @@ def day_words(day: date) -> str:
     >>> day_words(date(2026, 12, 1))
     '1 Dec 2026'
     """
-    return f"{day.day} {day.strftime('%b %Y')}"
+    return date_format(day, gettext("j M Y"))
 
 
 def share(part: float, whole: float) -> str:
@@ -148,4 +151,4 @@ def share(part: float, whole: float) -> str:
     >>> share(1, 3), share(0, 0)
     ('33%', '–')
     """
-    return f"{round(100 * part / whole)}%" if whole else "–"
+    return gettext("%(number)s%%") % {"number": round(100 * part / whole)} if whole else "–"

@@ -8,6 +8,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _
 
 from accounts.looks import FIELDS as LOOKS
 from accounts.looks import CardBack, Felt, Theme
@@ -24,9 +25,9 @@ class SignUpForm(UserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields[
-            "email"
-        ].help_text = "Optional. Only ever used to send you a link to reset your password."
+        self.fields["email"].help_text = _(
+            "Optional. Only ever used to send you a link to reset your password."
+        )
         self.fields["email"].widget.attrs["autocomplete"] = "email"
         self.fields["username"].widget.attrs["autocomplete"] = "username"
 
@@ -79,6 +80,8 @@ class SettingsForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The model's field has no name of its own to translate: its label is its field's name.
+        self.fields["animations"].label = _("animations")
         for name in LOOKS:  # a form without them (an older page) keeps them as they are
             self.fields[name].required = False
 
@@ -92,9 +95,9 @@ class SettingsForm(forms.ModelForm):
 class LooksForm(forms.Form):
     """A guest's looks, kept in their session (a player's are in :class:`SettingsForm`)."""
 
-    theme = forms.ChoiceField(label="Colour scheme", choices=Theme, widget=forms.RadioSelect)
-    felt = forms.ChoiceField(label="Table felt", choices=Felt, widget=forms.RadioSelect)
-    card_back = forms.ChoiceField(label="Card backs", choices=CardBack, widget=forms.RadioSelect)
+    theme = forms.ChoiceField(label=_("Colour scheme"), choices=Theme, widget=forms.RadioSelect)
+    felt = forms.ChoiceField(label=_("Table felt"), choices=Felt, widget=forms.RadioSelect)
+    card_back = forms.ChoiceField(label=_("Card backs"), choices=CardBack, widget=forms.RadioSelect)
 
 
 def board_settings_changes(body: bytes) -> dict[str, bool]:
@@ -141,7 +144,7 @@ class AccountDeleteForm(forms.Form):
     """Deleting an account asks for its password once more."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -153,5 +156,5 @@ class AccountDeleteForm(forms.Form):
     def clean_password(self) -> str:
         password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.", code="password_incorrect")
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
         return password

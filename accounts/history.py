@@ -14,6 +14,8 @@ from typing import Final
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.charts import (
     HEIGHT,
@@ -53,30 +55,36 @@ def score_chart(user: AbstractBaseUser) -> Chart:
         .order_by("-finished_at", "-started_at")
         .values_list("finished_at", "status", "score")[:RECENT]
     )[::-1]
-    top = max((score for _, _, score in games), default=0)
+    top = max((score for _finished, _status, score in games), default=0)
     values = [
         Value(
             score,
             "won" if status == Status.WON else "lost",
-            f"{finished_words(finished)}: {Status(status).label}, {score}",
+            _("%(day)s: %(result)s, %(score)s")
+            % {"day": finished_words(finished), "result": Status(status).label, "score": score},
         )
         for finished, status, score in games
     ]
-    won = sum(status == Status.WON for _, status, _ in games)
+    won = sum(status == Status.WON for _finished, status, _score in games)
     return Chart(
         slug="scores",
-        title=f"Score, last {RECENT} games",
-        summary=f"{len(games)} games, {won} won, best {top}." if games else "No games yet.",
+        title=_("Score, last %(count)s games") % {"count": RECENT},
+        summary=(
+            _("%(games)s games, %(won)s won, best %(best)s.")
+            % {"games": len(games), "won": won, "best": top}
+            if games
+            else _("No games yet.")
+        ),
         width=WIDTH,
         height=HEIGHT,
         bars=bars(values, top),
-        columns=("Finished", "Result", "Score"),
+        columns=(_("Finished"), _("Result"), _("Score")),
         rows=tuple(
-            (finished_words(finished), Status(status).label, str(score))
+            (finished_words(finished), str(Status(status).label), str(score))
             for finished, status, score in games
         ),
         top_label=str(top) if games else "",
-        legend=(("won", "won"), ("lost", "not won")),
+        legend=(("won", _("won")), ("lost", _("not won"))),
     )
 
 
@@ -98,7 +106,12 @@ def win_rate_chart(user: AbstractBaseUser, today: date) -> Chart:
         Value(
             won[week] / played[week] if played[week] else 0,
             "rate",
-            f"Week of {day_words(week)}: {share(won[week], played[week])} of {played[week]}",
+            _("Week of %(day)s: %(share)s of %(games)s")
+            % {
+                "day": day_words(week),
+                "share": share(won[week], played[week]),
+                "games": played[week],
+            },
         )
         for week in weeks
     ]
@@ -109,16 +122,17 @@ def win_rate_chart(user: AbstractBaseUser, today: date) -> Chart:
     )
     return Chart(
         slug="win-rate",
-        title=f"Win rate by week, last {WEEKS} weeks",
+        title=_("Win rate by week, last %(count)s weeks") % {"count": WEEKS},
         summary=(
-            f"{sum(won.values())} won of {sum(played.values())} games over {len(rows)} weeks."
+            _("%(won)s won of %(games)s games over %(weeks)s weeks.")
+            % {"won": sum(won.values()), "games": sum(played.values()), "weeks": len(rows)}
             if rows
-            else "No games in these weeks."
+            else _("No games in these weeks.")
         ),
         width=WIDTH,
         height=HEIGHT,
         bars=bars(values, 1),
-        columns=("Week of", "Games", "Won", "Win rate"),
+        columns=(_("Week of"), _("Games"), pgettext("games won, a column", "Won"), _("Win rate")),
         rows=rows,
         top_label="100%",
     )
@@ -137,29 +151,31 @@ def par_chart(user: AbstractBaseUser, now: datetime) -> Chart:
         Value(
             score / par if par else 0,
             "par",
-            f"{finished_words(finished)}: {score} of par {par}",
+            _("%(day)s: %(score)s of par %(par)s")
+            % {"day": finished_words(finished), "score": score, "par": par},
         )
         for finished, score, par in analysed
     ]
-    total_score = sum(score for _, score, _ in analysed)
-    total_par = sum(par for _, _, par in analysed)
+    total_score = sum(score for _finished, score, _par in analysed)
+    total_par = sum(par for _finished, _score, par in analysed)
     return Chart(
         slug="par",
-        title=f"Share of par, last {RECENT} analysed games",
+        title=_("Share of par, last %(count)s analysed games") % {"count": RECENT},
         summary=(
-            f"{share(total_score, total_par)} of par over {len(analysed)} games."
+            _("%(share)s of par over %(games)s games.")
+            % {"share": share(total_score, total_par), "games": len(analysed)}
             if analysed
-            else "No analysed games yet."
+            else _("No analysed games yet.")
         ),
         width=WIDTH,
         height=HEIGHT,
         bars=bars(values, 1),
-        columns=("Finished", "Score", "Par", "Share of par"),
+        columns=(_("Finished"), _("Score"), _("Par"), _("Share of par")),
         rows=tuple(
             (finished_words(finished), str(score), str(par), share(score, par))
             for finished, score, par in analysed
         ),
-        top_label="par",
+        top_label=_("par"),
     )
 
 
@@ -168,24 +184,29 @@ def daily_chart(user: AbstractBaseUser, today: date) -> Chart:
     first = week_start(today) - timedelta(weeks=CALENDAR_WEEKS - 1)
     attempts = daily_attempt_days(user.pk, first, today)
     days = [
-        (day, "won" if won else "played", f"{day_words(day)}: {result_words(score, won)}")
+        (
+            day,
+            "won" if won else "played",
+            _("%(day)s: %(result)s") % {"day": day_words(day), "result": result_words(score, won)},
+        )
         for day, score, won in attempts
     ]
     width, height = calendar_size(CALENDAR_WEEKS)
     return Chart(
         slug="daily",
-        title=f"Daily challenges, last {CALENDAR_WEEKS} weeks",
+        title=_("Daily challenges, last %(count)s weeks") % {"count": CALENDAR_WEEKS},
         summary=(
-            f"{len(attempts)} days played, {sum(won for _, _, won in attempts)} won."
+            _("%(days)s days played, %(won)s won.")
+            % {"days": len(attempts), "won": sum(won for _day, _score, won in attempts)}
             if attempts
-            else "No daily challenge in these weeks."
+            else _("No daily challenge in these weeks.")
         ),
         width=width,
         height=height,
         bars=calendar_cells(days, today, CALENDAR_WEEKS),
-        columns=("Day", "Result"),
+        columns=(_("Day"), _("Result")),
         rows=tuple((day_words(day), result_words(score, won)) for day, score, won in attempts),
-        legend=(("won", "won"), ("played", "not won"), ("none", "no attempt")),
+        legend=(("won", _("won")), ("played", _("not won")), ("none", _("no attempt"))),
     )
 
 
@@ -196,8 +217,10 @@ def result_words(score: int | None, won: bool) -> str:
     ('in play', 'won, 812', 'not won, 40')
     """
     if score is None:
-        return "in play"
-    return f"{'won' if won else 'not won'}, {score}"
+        return _("in play")
+    if won:
+        return _("won, %(score)s") % {"score": score}
+    return _("not won, %(score)s") % {"score": score}
 
 
 def utc_day(moment: datetime | None) -> date:

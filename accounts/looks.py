@@ -13,26 +13,27 @@ from typing import Any, Final
 
 from django.db import models
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 
 class Theme(models.TextChoices):
-    SYSTEM = "system", "As my system"
-    LIGHT = "light", "Light"
-    DARK = "dark", "Dark"
+    SYSTEM = "system", _("As my system")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
 
 
 class Felt(models.TextChoices):
-    GREEN = "green", "Green"
-    BLUE = "blue", "Blue"
-    RED = "red", "Burgundy"
-    SLATE = "slate", "Slate"
+    GREEN = "green", _("Green")
+    BLUE = "blue", _("Blue")
+    RED = "red", _("Burgundy")
+    SLATE = "slate", _("Slate")
 
 
 class CardBack(models.TextChoices):
-    BLUE = "blue", "Blue"
-    RED = "red", "Red"
-    GREEN = "green", "Green"
-    BLACK = "black", "Black"
+    BLUE = "blue", _("Blue")
+    RED = "red", _("Red")
+    GREEN = "green", _("Green")
+    BLACK = "black", _("Black")
 
 
 FIELDS: Final = ("theme", "felt", "card_back")

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.looks import CardBack, Felt, Theme
 
@@ -17,44 +18,44 @@ class PlayerSettings(models.Model):
         related_name="player_settings",
     )
     four_colour_deck = models.BooleanField(
-        "four-colour deck",
+        _("four-colour deck"),
         default=False,
-        help_text="Clubs green and diamonds blue, so that no two suits share a colour.",
+        help_text=_("Clubs green and diamonds blue, so that no two suits share a colour."),
     )
     animations = models.BooleanField(
         default=True,
-        help_text="Cards slide and flip. Always off when your system asks for reduced motion.",
+        help_text=_("Cards slide and flip. Always off when your system asks for reduced motion."),
     )
     confirm_draw_when_play_fits = models.BooleanField(
-        "confirm before drawing while a play fits",
+        _("confirm before drawing while a play fits"),
         default=False,
-        help_text="Ask before drawing from the stock while a card on the peaks could be played.",
+        help_text=_("Ask before drawing from the stock while a card on the peaks could be played."),
     )
     theme = models.CharField(
-        "colour scheme",
+        _("colour scheme"),
         max_length=8,
         choices=Theme,
         default=Theme.SYSTEM,
-        help_text="Light or dark pages, or whichever your system asks for.",
+        help_text=_("Light or dark pages, or whichever your system asks for."),
     )
     felt = models.CharField(
-        "table felt",
+        _("table felt"),
         max_length=8,
         choices=Felt,
         default=Felt.GREEN,
-        help_text="The colour of the card table.",
+        help_text=_("The colour of the card table."),
     )
     card_back = models.CharField(
-        "card backs",
+        _("card backs"),
         max_length=8,
         choices=CardBack,
         default=CardBack.BLUE,
-        help_text="The colour of face-down cards and the stock.",
+        help_text=_("The colour of face-down cards and the stock."),
     )
     allow_watching = models.BooleanField(
-        "allow others to watch my games",
+        _("allow others to watch my games"),
         default=True,
-        help_text="Let other players watch your games in progress, where the site offers it.",
+        help_text=_("Let other players watch your games in progress, where the site offers it."),
     )
 
     class Meta:

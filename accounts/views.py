@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import selectors, services
@@ -51,9 +52,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except IntegrityError:
-            form.add_error("username", "Someone took this username a moment ago. Try another.")
+            form.add_error("username", _("Someone took this username a moment ago. Try another."))
         else:
-            messages.success(request, f"Welcome, {user.get_username()}!")
+            welcome = _("Welcome, %(username)s!") % {"username": user.get_username()}
+            messages.success(request, welcome)
             # A new session key, keeping the session's data (the guest key with it).
             login(request, user, backend=SIGN_UP_BACKEND)
             return _see_other("accounts:profile")
@@ -126,7 +128,7 @@ def looks(request: HttpRequest) -> HttpResponse:
     form = LooksForm(request.POST if request.method == "POST" else None, initial=looks_of(request))
     if form.is_valid():
         services.guest_looks_save(request.session, form.cleaned_data)
-        messages.success(request, "Saved in this browser.")
+        messages.success(request, _("Saved in this browser."))
         return _see_other("accounts:looks")
     return render(request, "accounts/looks.html", {"form": form})
 
@@ -143,7 +145,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     )
     if form.is_valid():
         services.settings_update(user=user, **form.cleaned_data)
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         return _see_other("accounts:settings")
     looks_fields = [form[name] for name in LOOKS_FIELDS]
     return render(request, "accounts/settings.html", {"form": form, "looks_fields": looks_fields})
@@ -212,6 +214,6 @@ def delete(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         services.account_delete(user=user)
         logout(request)
-        messages.success(request, "Your account and your games are deleted. Goodbye!")
+        messages.success(request, _("Your account and your games are deleted. Goodbye!"))
         return _see_other("game:home")
     return render(request, "accounts/delete.html", {"form": form})

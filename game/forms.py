@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Variant
 
@@ -8,7 +9,7 @@ class NewGameForm(forms.Form):
 
     variant = forms.ChoiceField(choices=Variant.choices, required=False)
     winnable_only = forms.BooleanField(
-        required=False, label="Winnable deals only (checked by the solver)"
+        required=False, label=_("Winnable deals only (checked by the solver)")
     )
 
     def clean_variant(self) -> str:

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from core.groups import game_group
 from game.engine import Status as EngineStatus
@@ -23,23 +24,25 @@ from game.engine.deal import SEED_MAX_LENGTH
 from game.engine.layout import TABLEAU_SIZE
 
 
+# The labels are shown on pages, in the reader's language (docs/translations.md); the values are
+# what the database, the API and the protocol hold.
 class Variant(models.TextChoices):
-    TRIPEAKS = EngineVariant.TRIPEAKS.value, "TriPeaks"
-    NOWRAP = EngineVariant.NOWRAP.value, "TriPeaks without wrap"
+    TRIPEAKS = EngineVariant.TRIPEAKS.value, _("TriPeaks")
+    NOWRAP = EngineVariant.NOWRAP.value, _("TriPeaks without wrap")
 
 
 class Status(models.TextChoices):
-    IN_PROGRESS = EngineStatus.IN_PROGRESS.value, "In progress"
-    WON = EngineStatus.WON.value, "Won"
-    LOST = EngineStatus.LOST.value, "Lost"
-    ABANDONED = EngineStatus.ABANDONED.value, "Abandoned"
+    IN_PROGRESS = EngineStatus.IN_PROGRESS.value, _("In progress")
+    WON = EngineStatus.WON.value, _("Won")
+    LOST = EngineStatus.LOST.value, _("Lost")
+    ABANDONED = EngineStatus.ABANDONED.value, _("Abandoned")
 
 
 class Mode(models.TextChoices):
-    CASUAL = "casual", "Casual"
-    DAILY = "daily", "Daily challenge"
-    RACE = "race", "Race"
-    CHALLENGE = "challenge", "Friend challenge"
+    CASUAL = "casual", _("Casual")
+    DAILY = "daily", _("Daily challenge")
+    RACE = "race", _("Race")
+    CHALLENGE = "challenge", _("Friend challenge")
 
 
 class DealSource(models.TextChoices):

@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
+from django.utils.translation import gettext, ngettext
 
 from game.players import GUEST_KEY_SESSION_FIELD
 from game.services import games_claim
@@ -20,8 +21,12 @@ def guest_games_claim(sender: Any, request: HttpRequest, user: AbstractBaseUser,
     count = games_claim(guest_key=guest_key, user_id=user.pk)
     if count == 1:
         messages.success(
-            request, "The game you played as a guest is now yours.", fail_silently=True
+            request, gettext("The game you played as a guest is now yours."), fail_silently=True
         )
     elif count:
-        message = f"The {count} games you played as a guest are now yours."
+        message = ngettext(
+            "The %(count)d game you played as a guest is now yours.",
+            "The %(count)d games you played as a guest are now yours.",
+            count,
+        ) % {"count": count}
         messages.success(request, message, fail_silently=True)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from core.groups import daily_group
 from game.engine.deal import SEED_MAX_LENGTH
@@ -31,8 +32,8 @@ class Deals(models.TextChoices):
     something else than on random deals, a tenth of which cannot be won.
     """
 
-    RANDOM = DealSource.RANDOM.value, "Random deals"
-    WINNABLE = DealSource.WINNABLE.value, "Winnable deals only"
+    RANDOM = DealSource.RANDOM.value, _("Random deals")
+    WINNABLE = DealSource.WINNABLE.value, _("Winnable deals only")
 
 
 def day_end(day: date) -> datetime:

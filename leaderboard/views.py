@@ -5,7 +5,7 @@ import json
 import uuid
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import ClientError
@@ -24,17 +25,24 @@ from game.models import Game, Variant
 from game.players import player_for_request
 from game.selectors import deal_revealed, game_document
 from leaderboard import boards, challenge, selectors, share_card
-from leaderboard.boards import BOARD_TITLES, Board, BoardKind, DailyBoard
+from leaderboard.boards import Board, BoardKind, DailyBoard
 from leaderboard.challenge import daily_attempts_close
 from leaderboard.models import ALL_TIME, WIN_RATE_MIN_GAMES, Daily, Deals
 from leaderboard.selectors import utc_today
 
 OVERVIEW_ROWS = 10
 # The switches' words, short enough for a phone; the page's lede names the board in full.
-RULES = ((Variant.TRIPEAKS.value, "TriPeaks"), (Variant.NOWRAP.value, "No wrap"))
-DEALS = ((Deals.RANDOM.value, "Random deals"), (Deals.WINNABLE.value, "Winnable only"))
-PERIODS = (("all", "All time"), ("week", "This week"))
-VIEWS = ((False, "All games"), (True, "Clean (no hints)"))
+RULES = ((Variant.TRIPEAKS.value, _("TriPeaks")), (Variant.NOWRAP.value, _("No wrap")))
+DEALS = ((Deals.RANDOM.value, _("Random deals")), (Deals.WINNABLE.value, _("Winnable only")))
+PERIODS = (("all", _("All time")), ("week", _("This week")))
+VIEWS = ((False, _("All games")), (True, _("Clean (no hints)")))
+# The boards' titles on the pages, in the reader's language (the API keeps BOARD_TITLES' English).
+TITLES: Final = {
+    BoardKind.BEST: _("Best score"),
+    BoardKind.WINS: _("Most wins"),
+    BoardKind.RATE: _("Best win rate"),
+    BoardKind.STREAK: _("Longest win streak"),
+}
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -214,14 +222,14 @@ class BoardChoice:
         """The switches of the page: each group's options, with the query string each leads to
         (the other groups kept) and whether it is the current one."""
         groups = (
-            ("Rules", [(replace(self, variant=v), text) for v, text in RULES]),
-            ("Deals", [(replace(self, deals=d), text) for d, text in DEALS]),
+            (_("Rules"), [(replace(self, variant=v), text) for v, text in RULES]),
+            (_("Deals"), [(replace(self, deals=d), text) for d, text in DEALS]),
             (
-                "Period",
+                _("Period"),
                 [(replace(self, period=p), text) for p, text in PERIODS],
             ),
             (
-                "Games counted",
+                _("Games counted"),
                 [(replace(self, clean=c), text) for c, text in VIEWS],
             ),
         )
@@ -263,7 +271,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
         tops.append(
             {
                 "kind": kind.value,
-                "title": BOARD_TITLES[kind],
+                "title": TITLES[kind],
                 "page": boards.board_page(board, 1, size=OVERVIEW_ROWS),
                 "rank": boards.rank_of(user_id, board) if user_id is not None else None,
             }
@@ -288,7 +296,7 @@ def board(request: HttpRequest, kind: str) -> HttpResponse:
         "leaderboard/board.html",
         {
             "kind": board_kind.value,
-            "title": BOARD_TITLES[board_kind],
+            "title": TITLES[board_kind],
             "page": boards.board_page(chosen, page_number(request.GET.get("page"))),
             "rank": boards.rank_of(user_id, chosen) if user_id is not None else None,
             "query": f"{choice.query}&",

@@ -1,6 +1,7 @@
 """Forms of moderation: the reason every action takes, and a player's report."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from moderation.models import REASON_MAX_LENGTH, REPORT_REASON_MAX_LENGTH
 
@@ -12,7 +13,7 @@ class ReasonForm(forms.Form):
         max_length=REASON_MAX_LENGTH,
         strip=True,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Required: it is kept in the moderation log.",
+        help_text=_("Required: it is kept in the moderation log."),
     )
 
 
@@ -29,5 +30,5 @@ class ReportForm(forms.Form):
         max_length=REPORT_REASON_MAX_LENGTH,
         strip=True,
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="Why do you think this score is not fair play?",
+        label=_("Why do you think this score is not fair play?"),
     )

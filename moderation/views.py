@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from core.formats import page_number
@@ -260,5 +261,5 @@ def report(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _refused(request, str(error), page, status=409)
     except services.ReportRefused as error:
         return _refused(request, str(error), page, status=403)
-    messages.success(request, "Thank you: the moderators will look at this game.")
+    messages.success(request, _("Thank you: the moderators will look at this game."))
     return HttpResponseRedirect(page, status=303)

@@ -1,6 +1,7 @@
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from game.models import Variant
 from races.models import MAX_RACERS, MIN_CHALLENGERS
@@ -16,18 +17,18 @@ class OpenRoomForm(forms.Form):
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.TRIPEAKS)
     visibility = forms.ChoiceField(
         choices=[
-            ("public", "Public: listed in the lobby"),
-            ("private", "Private: only people with the link can find it"),
+            ("public", _("Public: listed in the lobby")),
+            ("private", _("Private: only people with the link can find it")),
         ],
         initial="public",
         widget=forms.RadioSelect,
     )
     time_limit_min = forms.IntegerField(
-        label="Time limit in minutes (optional)",
+        label=_("Time limit in minutes (optional)"),
         required=False,
         min_value=1,
         max_value=MAX_TIME_LIMIT_MIN,
-        help_text="When it runs out, games still in play end with the score they have.",
+        help_text=_("When it runs out, games still in play end with the score they have."),
     )
 
     def time_limit_s(self) -> int | None:
@@ -44,25 +45,25 @@ class ChallengeForm(forms.Form):
 
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.TRIPEAKS)
     players = forms.IntegerField(
-        label="Players, you included",
+        label=_("Players, you included"),
         min_value=MIN_CHALLENGERS,
         max_value=MAX_RACERS,
         initial=2,
-        help_text="The challenge ends, and shows every game, once this many have played.",
+        help_text=_("The challenge ends, and shows every game, once this many have played."),
     )
     open_days = forms.IntegerField(
-        label="Open for (days)",
+        label=_("Open for (days)"),
         min_value=1,
         max_value=MAX_CHALLENGE_DAYS,
         initial=7,
-        help_text="Then it closes, even if not everyone has played.",
+        help_text=_("Then it closes, even if not everyone has played."),
     )
     time_limit_min = forms.IntegerField(
-        label="Time limit per game in minutes (optional)",
+        label=_("Time limit per game in minutes (optional)"),
         required=False,
         min_value=1,
         max_value=MAX_TIME_LIMIT_MIN,
-        help_text="From when each player starts; a game still in play then ends with its score.",
+        help_text=_("From when each player starts; a game still in play then ends with its score."),
     )
 
     def time_limit_s(self) -> int | None:

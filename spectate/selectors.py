@@ -109,7 +109,7 @@ class LiveGameRow:
 
     @property
     def variant_label(self) -> str:
-        return Variant(self.variant).label
+        return str(Variant(self.variant).label)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -99,6 +99,9 @@ MIDDLEWARE = [
     # refuses NUL in text).
     "tripeaks_site.middleware.RefuseNulBytes",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions and before CommonMiddleware, as Django asks: picks each request's language
+    # from the language cookie (set by the footer's switcher), then Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -119,6 +122,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.looks",
@@ -246,7 +250,12 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "TriPeaks Online <noreply@localhost>")
 
+# Languages (docs/translations.md): English, and French from locale/. A request's language comes
+# from the language cookie the footer's switcher sets, then Accept-Language, else English. The
+# compiled catalogs (.mo) are committed, so the site runs without gettext installed.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import AdminSignInForm
 from tripeaks_site.install import manifest, offline, service_worker
@@ -27,4 +28,8 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("api.urls")),
     path("admin/", admin.site.urls),
+    # Languages: the switcher posts to set_language (/i18n/setlang/); scripts may load the
+    # catalog of their strings from /jsi18n/ (docs/translations.md).
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript_catalog"),
 ]

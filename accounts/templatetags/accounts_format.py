@@ -4,6 +4,7 @@ import math
 from datetime import timedelta
 
 from django import template
+from django.utils.translation import gettext, gettext_noop
 
 from core import formats
 from game.models import Game, Mode
@@ -13,14 +14,15 @@ register = template.Library()
 
 @register.filter
 def percent(fraction: float | None) -> str:
-    """A fraction as a whole percentage: 0.4567 → "46%"; nothing known → "–".
+    """A fraction as a whole percentage, as the reader's language writes it: 0.4567 → "46%" in
+    English ("46 %" in French); nothing known → "–".
 
     >>> percent(0.4567), percent(1), percent(None)
     ('46%', '100%', '–')
     """
     if fraction is None:
         return "–"
-    return f"{round(fraction * 100)}%"
+    return gettext("%(number)s%%") % {"number": round(fraction * 100)}
 
 
 @register.filter
@@ -49,7 +51,8 @@ def whole_minutes(span: timedelta | None) -> int:
 
 @register.filter
 def board_of(game: Game) -> str:
-    """Where a game counts, in a few words: the boards, or why none.
+    """Where a game counts, in a few words: the boards, or why none. English, as the API gives it
+    (``counts_on``); pages show it in the reader's language (:func:`counts_on`).
 
     >>> board_of(Game(mode="casual", deal_source="random", ranked=True))
     'Leaderboards'
@@ -57,9 +60,17 @@ def board_of(game: Game) -> str:
     'Unranked: a deal seen before'
     """
     if game.ranked:
-        return "Daily board" if game.mode == Mode.DAILY else "Leaderboards"
+        return (
+            gettext_noop("Daily board") if game.mode == Mode.DAILY else gettext_noop("Leaderboards")
+        )
     if game.mode == Mode.RACE:
-        return "Unranked: a race"
+        return gettext_noop("Unranked: a race")
     if game.mode == Mode.CHALLENGE:
-        return "Unranked: a friend challenge"
-    return "Unranked: a deal seen before"
+        return gettext_noop("Unranked: a friend challenge")
+    return gettext_noop("Unranked: a deal seen before")
+
+
+@register.filter
+def counts_on(game: Game) -> str:
+    """:func:`board_of` in the reader's language."""
+    return gettext(board_of(game))

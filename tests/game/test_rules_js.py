@@ -91,18 +91,8 @@ def test_the_page_judges_and_predicts_plays_as_the_engine_does(tmp_path: Path) -
 
 
 def test_a_card_that_does_not_fit_is_explained_in_words(tmp_path: Path) -> None:
-    tableau: list[str | None] = ["down"] * 18 + [
-        "Ts",
-        "Ks",
-        "As",
-        "8h",
-        "2c",
-        None,
-        "Qd",
-        "Jc",
-        "9d",
-        "7s",
-    ]
+    down: list[str | None] = ["down"] * 18
+    tableau = [*down, "Ts", "Ks", "As", "8h", "2c", None, "Qd", "Jc", "9d", "7s"]
 
     def view(waste: str, variant: str) -> dict[str, Any]:
         return {"variant": variant, "tableau": tableau, "waste": waste, "playable": []}

@@ -2,22 +2,15 @@
 (``core.formats.game_time``) and the page's clock, game-over panel and live boards
 (``formatDuration`` in ``static/js/clock.js``), so that one game never shows two times."""
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
-
 from core.formats import game_time
+from tests.node import module_url, needs_node, run_in_node
 
-CLOCK = Path(__file__).resolve().parents[2] / "static" / "js" / "clock.js"
-NODE = shutil.which("node")
-
-RUNNER = """
-import { readFileSync } from "node:fs";
+RUNNER = f"""
+import {{ readFileSync }} from "node:fs";
 globalThis.window = globalThis;
-const { formatDuration } = await import(%s);
+const {{ formatDuration }} = await import({module_url("clock.js")});
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((ms) => formatDuration(ms))));
 """
@@ -27,18 +20,9 @@ CASES = [0, 1, 499, 500, 501, 999, 1000, 13_499, 13_500, 13_999, 59_999, 60_000,
 CASES += [3_599_999, 3_600_000, 3_723_400, 36_000_000 - 1, 98_765_432]
 
 
-@pytest.mark.skipif(NODE is None, reason="needs Node.js")
+@needs_node
 def test_the_page_and_the_server_write_a_game_s_time_alike(tmp_path: Path) -> None:
-    runner = tmp_path / "run.mjs"
-    runner.write_text(RUNNER % json.dumps(CLOCK.as_uri()))
-    result = subprocess.run(
-        [str(NODE), str(runner)],
-        input=json.dumps(CASES),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(result.stdout) == [game_time(ms) for ms in CASES]
+    assert run_in_node(tmp_path, RUNNER, CASES) == [game_time(ms) for ms in CASES]
 
 
 def test_a_time_is_whole_seconds_elapsed() -> None:

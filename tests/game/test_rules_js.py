@@ -7,44 +7,29 @@ server will refuse, nor refuses one the server would take."""
 
 import json
 import random
-import shutil
-import subprocess
 import uuid
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from game.engine import Deal, GameState, Move, Variant, public_view
+from tests.node import module_url, needs_node, run_in_node
 
-SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "rules.js"
-NODE = shutil.which("node")
+pytestmark = needs_node
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js")
-
-RUNNER = """
-import { readFileSync } from "node:fs";
-import { predictPlay, whyNot } from %s;
+RUNNER = f"""
+import {{ readFileSync }} from "node:fs";
+import {{ predictPlay, whyNot }} from {module_url("rules.js")};
 const cases = JSON.parse(readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(cases.map((view) => ({
+process.stdout.write(JSON.stringify(cases.map((view) => ({{
   why: view.tableau.map((_, position) => whyNot(view, position)),
   predicted: view.playable.map((position) => predictPlay(view, position)),
-}))));
+}}))));
 """
 
 
 def run(tmp_path: Path, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    runner = tmp_path / "rules.mjs"
-    runner.write_text(RUNNER % json.dumps(SCRIPT.as_uri()))
-    result = subprocess.run(
-        [str(NODE), str(runner)],
-        input=json.dumps(views),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return json.loads(result.stdout)
+    judged: list[dict[str, Any]] = run_in_node(tmp_path, RUNNER, views)
+    return judged
 
 
 def positions_of_random_games(count: int) -> list[GameState]:

@@ -4,24 +4,18 @@ every result must equal the VIEW the server would send after the move."""
 
 import json
 import random
-import shutil
-import subprocess
 import uuid
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from game.engine import Deal, GameState, Variant, move_change, public_view
+from tests.node import module_url, needs_node, run_in_node
 
-SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "view.js"
-NODE = shutil.which("node")
+pytestmark = needs_node
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js")
-
-RUNNER = """
-import { readFileSync } from "node:fs";
-import { applyMoved } from %s;
+RUNNER = f"""
+import {{ readFileSync }} from "node:fs";
+import {{ applyMoved }} from {module_url("view.js")};
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map(([view, moved]) => applyMoved(view, moved))));
 """
@@ -53,41 +47,22 @@ def cases_of_random_games(
 
 def test_the_page_applies_each_change_as_the_engine_does(tmp_path: Path) -> None:
     cases = cases_of_random_games(20)
-    runner = tmp_path / "run.mjs"
-    runner.write_text(RUNNER % json.dumps(SCRIPT.as_uri()))
-    result = subprocess.run(
-        [str(NODE), str(runner)],
-        input=json.dumps([[view, moved] for view, moved, _ in cases]),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    applied = json.loads(result.stdout)
+    applied = run_in_node(tmp_path, RUNNER, [[view, moved] for view, moved, _ in cases])
     assert len(applied) == len(cases) > 500
     assert applied == [expected for _, _, expected in cases]
 
 
 def test_a_change_that_does_not_follow_on_is_not_applied(tmp_path: Path) -> None:
     (view, moved, _), *_ = cases_of_random_games(1)
-    runner = tmp_path / "run.mjs"
-    runner.write_text(RUNNER % json.dumps(SCRIPT.as_uri()))
     skipped = {**moved, "seq": moved["seq"] + 1}
     other_game = {**moved, "game": str(uuid.uuid4())}
-    result = subprocess.run(
-        [str(NODE), str(runner)],
-        input=json.dumps([[view, skipped], [view, other_game], [None, moved]]),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    assert json.loads(result.stdout) == [None, None, None]
+    cases = [[view, skipped], [view, other_game], [None, moved]]
+    assert run_in_node(tmp_path, RUNNER, cases) == [None, None, None]
 
 
-MISSED_RUNNER = """
-import { readFileSync } from "node:fs";
-import { missedBefore } from %s;
+MISSED_RUNNER = f"""
+import {{ readFileSync }} from "node:fs";
+import {{ missedBefore }} from {module_url("view.js")};
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map(([view, moved]) => missedBefore(view, moved))));
 """
@@ -97,8 +72,6 @@ def test_a_frame_further_on_says_frames_were_missed(tmp_path: Path) -> None:
     """Only a change of the same game further on than the next asks for the whole state: the
     next one is applied, an older one (or another game's) is no news."""
     (view, moved, _), *_ = cases_of_random_games(1)
-    runner = tmp_path / "missed.mjs"
-    runner.write_text(MISSED_RUNNER % json.dumps(SCRIPT.as_uri()))
     cases = [
         [view, {**moved, "seq": moved["seq"] + 1}],
         [view, moved],
@@ -106,12 +79,4 @@ def test_a_frame_further_on_says_frames_were_missed(tmp_path: Path) -> None:
         [view, {**moved, "seq": moved["seq"] + 1, "game": str(uuid.uuid4())}],
         [None, moved],
     ]
-    result = subprocess.run(
-        [str(NODE), str(runner)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    assert json.loads(result.stdout) == [True, False, False, False, False]
+    assert run_in_node(tmp_path, MISSED_RUNNER, cases) == [True, False, False, False, False]

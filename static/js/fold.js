@@ -23,6 +23,9 @@ export function bindFold(panel) {
   button.addEventListener("click", () => {
     const folded = !panel.classList.contains(FOLDED_CLASS);
     setFolded(panel, folded);
-    button.focus();
+    // The whole table is on screen from the top of the page (the play area fits the window), but
+    // the page may have been scrolled down to the panel or to the analysis under the table.
+    if (folded) window.scrollTo(0, 0);
+    button.focus({ preventScroll: true });
   });
 }

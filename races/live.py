@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from core.broadcast import group_send
 from core.groups import room_group
+from core.outages import database_unavailable
 from game import events
 from game.live import LiveGame, live_games
 from game.models import Mode
@@ -53,18 +54,22 @@ async def race_game_changed(live: LiveGame, view: View) -> None:
     if race is None:
         return
     over = view["status"] != "in_progress"
-    status = RacerStatus.PLAYING
-    if over:
-        status = await database_sync_to_async(selectors.entry_status)(live.game_id) or status
-    progress = {
-        "type": "progress",
-        "round": race.round_number,
-        "player": race.player,
-        **selectors.progress_of_view(view, status=status),
-    }
-    await group_send(room_group(race.code), {"type": "race.progress", "progress": progress})
-    if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
-        check_soon(race.code)
+    try:
+        status = RacerStatus.PLAYING
+        if over:
+            status = await database_sync_to_async(selectors.entry_status)(live.game_id) or status
+        progress = {
+            "type": "progress",
+            "round": race.round_number,
+            "player": race.player,
+            **selectors.progress_of_view(view, status=status),
+        }
+        await group_send(room_group(race.code), {"type": "race.progress", "progress": progress})
+    finally:
+        # Even when the progress frame could not be made (the database did not answer, SQLite
+        # was locked): nothing else would check this round again before its deadline.
+        if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
+            check_soon(race.code)
 
 
 def check_soon(code: str) -> None:
@@ -74,17 +79,27 @@ def check_soon(code: str) -> None:
     task.add_done_callback(_running.discard)
 
 
+CHECK_TRIES: Final = 5
+CHECK_RETRY_SECONDS: Final = 1.0
+
+
 async def race_check(code: str) -> services.RaceEnd:
-    """End the room's round if it is due, then settle the games that changed."""
-    try:
-        end = await database_sync_to_async(services.race_end_if_due)(code=code)
-    except services.RoomNotFound:
-        return services.RaceEnd()
-    except Exception:
-        logger.exception("Checking the end of the race in room %s failed", code)
-        return services.RaceEnd()
-    await games_settle(end)
-    return end
+    """End the room's round if it is due, then settle the games that changed. A check the
+    database did not answer is tried again a few times: it may be the round's last."""
+    for tries in range(1, CHECK_TRIES + 1):
+        try:
+            end = await database_sync_to_async(services.race_end_if_due)(code=code)
+        except services.RoomNotFound:
+            return services.RaceEnd()
+        except Exception as error:
+            if database_unavailable(error) and tries < CHECK_TRIES:
+                await asyncio.sleep(CHECK_RETRY_SECONDS)
+                continue
+            logger.exception("Checking the end of the race in room %s failed", code)
+            return services.RaceEnd()
+        await games_settle(end)
+        return end
+    return services.RaceEnd()
 
 
 async def games_settle(end: services.RaceEnd) -> None:

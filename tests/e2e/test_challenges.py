@@ -9,14 +9,12 @@ pages never show them before the end.
 import re
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
 from game.engine import Deal, GameState, Variant
 from races.models import Room, Round
-from tests.e2e.conftest import DESKTOP_VIEWPORT
 from tests.e2e.test_play import click_move, expect_seq, play_out, screenshot
-from tests.e2e.test_races import PASSWORD, sign_in
+from tests.e2e.test_races import two_signed_in
 
 CHALLENGE_URL = re.compile(r"/challenges/([A-Za-z0-9_-]{12})/$")
 GAME_URL = re.compile(r"/games/[0-9a-f-]{36}/$")
@@ -35,16 +33,7 @@ def finish_text(state: GameState) -> str:
 def test_two_friends_play_one_challenge_and_see_each_other_ranked(
     page: Page, browser: Browser, server_url: str
 ) -> None:
-    User.objects.create_user(username="maker", password=PASSWORD)
-    User.objects.create_user(username="friend", password=PASSWORD)
-    page.emulate_media(reduced_motion="reduce")
-    friend_context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
-    try:
-        friend = friend_context.new_page()
-        friend.emulate_media(reduced_motion="reduce")
-        sign_in(page, "maker")
-        sign_in(friend, "friend")
-
+    with two_signed_in(page, browser, server_url, "maker", "friend") as friend:
         # The maker makes a challenge for two from the lobby and lands on its page.
         page.goto("/races/")
         page.get_by_role("button", name="Make a challenge").click()
@@ -98,5 +87,3 @@ def test_two_friends_play_one_challenge_and_see_each_other_ranked(
         screenshot(page, "challenge-results")
         friend.goto(link)
         expect(friend.locator("[data-results] tbody tr")).to_have_count(2)
-    finally:
-        friend_context.close()

@@ -6,6 +6,8 @@ pages never show them.
 """
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth.models import User
@@ -30,6 +32,26 @@ def sign_in(page: Page, username: str) -> None:
     expect(page).to_have_url(re.compile(r"/accounts/profile/$"))
 
 
+@contextmanager
+def two_signed_in(
+    page: Page, browser: Browser, server_url: str, first: str, second: str
+) -> Iterator[Page]:
+    """Accounts ``first`` and ``second``, signed in: the first on ``page``, the second on the page
+    yielded, in a browser context of its own; both without motion."""
+    for username in (first, second):
+        User.objects.create_user(username=username, password=PASSWORD)
+    page.emulate_media(reduced_motion="reduce")
+    context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
+    try:
+        other = context.new_page()
+        other.emulate_media(reduced_motion="reduce")
+        sign_in(page, first)
+        sign_in(other, second)
+        yield other
+    finally:
+        context.close()
+
+
 FIELDS = {1: "status", 2: "cards-left", 3: "score", 4: "streak", 5: "peaks", 6: "moves"}
 
 
@@ -45,16 +67,7 @@ def racer_cell(page: Page, player: str, column: int):
 
 @pytest.mark.usefixtures("transactional_db")
 def test_two_players_race_and_see_each_other(page: Page, browser: Browser, server_url: str) -> None:
-    User.objects.create_user(username="hostess", password=PASSWORD)
-    User.objects.create_user(username="rival", password=PASSWORD)
-    page.emulate_media(reduced_motion="reduce")
-    rival_context = browser.new_context(base_url=server_url, viewport=DESKTOP_VIEWPORT)
-    try:
-        rival = rival_context.new_page()
-        rival.emulate_media(reduced_motion="reduce")
-        sign_in(page, "hostess")
-        sign_in(rival, "rival")
-
+    with two_signed_in(page, browser, server_url, "hostess", "rival") as rival:
         # The host opens a public room from the lobby.
         page.goto("/races/")
         page.get_by_role("button", name="Open a room").click()
@@ -153,5 +166,3 @@ def test_two_players_race_and_see_each_other(page: Page, browser: Browser, serve
         rematch_state = GameState(Deal.from_seed(rematch.seed), Variant.TRIPEAKS)
         click_move(page, rematch_state, rematch_state.legal_moves()[0])
         assert page.evaluate("window.__samePage") is True
-    finally:
-        rival_context.close()

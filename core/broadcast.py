@@ -34,7 +34,9 @@ async def group_send(group: str, message: dict[str, Any], *, layer: Any = None) 
     if layer is None:
         return False
     try:
-        await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+        # asyncio.timeout, not wait_for: no task of its own per message (a move's broadcast).
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await layer.group_send(group, message)
     except Exception as error:  # Redis down, refusing, or too slow: the broadcast is dropped
         BROADCASTS_DROPPED.inc()
         CHANNEL_LAYER.failed(error)
@@ -85,7 +87,7 @@ def in_background(
 
 
 async def _logged(work: Awaitable[object], name: str, after: asyncio.Task[None] | None) -> None:
-    if after is not None:
+    if after is not None and not after.done():  # mostly done: a move waits for nothing here
         await asyncio.wait([after])  # whatever its outcome: it logged its own failure
     try:
         await work

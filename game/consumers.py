@@ -36,6 +36,7 @@ from game.protocol import (
     OpenMessage,
     SyncMessage,
     client_message,
+    event_key,
 )
 
 
@@ -149,10 +150,12 @@ class PlaySocket(PlayerSocket):
         except Unavailable:
             MOVES_RETRYABLE.inc()
             raise
+        snapshot = outcome.snapshot
         if outcome.moved is None:  # a resend: the state it left
-            await self.send_state(outcome.view)
+            await self.send_state(snapshot.view())
             return
-        await self.send_change(outcome.moved, outcome.view)
+        frame = self.frames.change(outcome.moved, snapshot.key)
+        await self.send_json(frame or self.frames.state(snapshot.view()))
         MOVES_ACKNOWLEDGED.inc()
         MOVE_ACK_SECONDS.observe(time.perf_counter() - arrived)
 
@@ -162,14 +165,27 @@ class PlaySocket(PlayerSocket):
         The mover's own socket answers its move directly, without waiting for the broadcast to
         come round through the channel layer; the broadcast then brings it nothing new, and
         through Redis it may even arrive after a later state. Only a newer state of this socket's
-        game is sent on: as the move's change when it follows on from what the socket sent last.
+        game is sent on: as the move's change when it follows on from what the socket sent last,
+        else as the whole VIEW (read here if the broadcast was a move's, which carries its change
+        alone).
         """
-        view = event["game"]
-        if event.get(SKIP_CHANNEL) == self.channel_name or view["id"] != str(self.game_id):
+        if event.get(SKIP_CHANNEL) == self.channel_name or self.game_id is None:
             return
-        frame = self.frames.update(view, event.get("moved"))
-        if frame is not None:
-            await self.send_json(frame)
+        key, game_id = event_key(event), self.game_id
+        view, moved = event["game"], event["moved"]
+        if event["id"] != str(game_id) or not self.frames.news(key):
+            return
+        frame = None if moved is None else self.frames.change(moved, key)
+        if frame is None:  # not a move's, or it missed one: the whole state
+            if view is None:
+                try:
+                    view = await services.game_state(game_id=game_id, player=self.player)
+                except ClientError:  # the database did not answer: the client will ask again
+                    return
+                if self.game_id != game_id:  # it moved to another game meanwhile
+                    return
+            frame = self.frames.state(view)
+        await self.send_json(frame)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis of this socket's game, once the worker has finished it (one
@@ -179,10 +195,6 @@ class PlaySocket(PlayerSocket):
         await self.send_json(
             {"type": "analysis", "game": event["game"], "analysis": event["analysis"]}
         )
-
-    async def send_change(self, moved: Mapping[str, Any], view: Mapping[str, Any]) -> None:
-        """A move's change, if it follows on from what this socket sent last; else the state."""
-        await self.send_json(self.frames.change(moved, view))
 
     async def send_state(self, view: Mapping[str, Any]) -> None:
         await self.send_json(self.frames.state(view))

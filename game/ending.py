@@ -11,7 +11,8 @@ from core.broadcast import after_commit, group_send_soon
 from game import events
 from game.live import load_live_game
 from game.models import Game, Status, duration_ms
-from game.selectors import game_view
+from game.protocol import update_event
+from game.selectors import GameSnapshot
 
 
 def games_abandon(ends: Mapping[uuid.UUID, datetime]) -> list[uuid.UUID]:
@@ -45,4 +46,7 @@ def games_announce(game_ids: list[uuid.UUID]) -> None:
     """
     for game_id in game_ids:
         live = load_live_game(game_id)
-        group_send_soon(live.group_name, {"type": "game.update", "game": game_view(live)})
+        snapshot = GameSnapshot.of(live)
+        group_send_soon(
+            live.group_name, update_event(snapshot.game_id, snapshot.key, view=snapshot.view())
+        )

@@ -14,13 +14,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from game.live import LiveGame
-    from game.selectors import View
+    from game.selectors import GameSnapshot
 
 logger = logging.getLogger(__name__)
 
 FinishedListener = Callable[[list[uuid.UUID]], None]
-ChangeListener = Callable[["LiveGame", "View"], Awaitable[None]]
+ChangeListener = Callable[["GameSnapshot"], Awaitable[None]]
 AnalysedListener = Callable[[uuid.UUID], None]
 
 _finished_listeners: list[FinishedListener] = []
@@ -46,7 +45,8 @@ def games_finished(game_ids: list[uuid.UUID]) -> None:
 
 
 def on_game_changed(listener: ChangeListener) -> ChangeListener:
-    """Call ``listener(live, view)`` on the event loop after every committed change to a game."""
+    """Call ``listener(snapshot)`` on the event loop after every committed change to a game, with
+    the game's new state (whose VIEW a listener makes only if it needs it)."""
     if listener not in _change_listeners:
         _change_listeners.append(listener)
     return listener
@@ -59,13 +59,14 @@ def on_game_analysed(listener: AnalysedListener) -> AnalysedListener:
     return listener
 
 
-async def game_changed(live: "LiveGame", view: "View") -> None:
-    """Tell every listener that ``live`` now shows ``view`` (already committed and broadcast)."""
+async def game_changed(snapshot: "GameSnapshot") -> None:
+    """Tell every listener that a game is now in the state ``snapshot`` (already committed and
+    broadcast)."""
     for listener in _change_listeners:
         try:
-            await listener(live, view)
+            await listener(snapshot)
         except Exception:
-            logger.exception("A listener failed on a change to game %s", live.game_id)
+            logger.exception("A listener failed on a change to game %s", snapshot.game_id)
 
 
 def game_analysed(game_id: uuid.UUID) -> None:

@@ -148,24 +148,51 @@ def state_key(view: Mapping[str, Any]) -> StateKey:
     return view["seq"], view["status"] != "in_progress", view["assisted"]
 
 
+def update_event(
+    game_id: uuid.UUID,
+    key: StateKey,
+    *,
+    view: Mapping[str, Any] | None = None,
+    moved: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The channel-layer event (``game.update``) that brings a game's sockets its new committed
+    state ``key``: a move's change alone (``moved``), else the whole VIEW."""
+    return {
+        "type": "game.update",
+        "id": str(game_id),
+        "key": list(key),
+        "game": view,
+        "moved": moved,
+    }
+
+
+def event_key(event: Mapping[str, Any]) -> StateKey:
+    """The state a ``game.update`` event brings (a list once through the channel layer)."""
+    seq, over, assisted = event["key"]
+    return seq, over, assisted
+
+
 class GameFrames:
     """The frames one socket sends of one game, each bringing its client's VIEW forward.
 
-    It remembers where the game stands in what the socket sent last, so that a change is sent
-    alone (``moved``) only when it follows on from that, the whole VIEW (``state``) otherwise, and
-    a broadcast the client already has (its own move's, answered directly) is not sent again.
+    It remembers where the game stands in what the socket sent last (its :data:`StateKey`), so
+    that a move's change is sent alone (``moved``) when it follows on from that, the whole VIEW
+    (``state``) otherwise, and a broadcast the client already has (its own move's, answered
+    directly) is not sent again. A change that does not follow on returns None from
+    :meth:`change`: the caller then sends the whole VIEW with :meth:`state` (which it may have
+    to read first: a move's broadcast carries its change alone).
 
     >>> frames = GameFrames()
     >>> view = {"seq": 3, "status": "in_progress", "assisted": False}
     >>> frames.state(view)["type"]
     'state'
-    >>> after = {**view, "seq": 4}
-    >>> frames.update(after, {"type": "moved", "seq": 4})
-    {'type': 'moved', 'seq': 4}
-    >>> frames.update(after, {"type": "moved", "seq": 4}) is None  # sent already
+    >>> after = (4, False, False)
+    >>> frames.news(after), frames.change({"type": "moved", "seq": 4}, after)
+    (True, {'type': 'moved', 'seq': 4})
+    >>> frames.news(after)  # sent already
+    False
+    >>> frames.change({"type": "moved", "seq": 6}, (6, False, False)) is None  # a gap
     True
-    >>> frames.update({**view, "seq": 6}, {"type": "moved", "seq": 6})["type"]  # a gap
-    'state'
     """
 
     def __init__(self) -> None:
@@ -179,30 +206,27 @@ class GameFrames:
         """``view`` went to the client within another frame (a hint, an error)."""
         self.last_sent = state_key(view)
 
+    def news(self, key: StateKey) -> bool:
+        """Whether the state ``key`` is newer than what the client has."""
+        return self.last_sent is None or key > self.last_sent
+
     def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The whole VIEW."""
         self.noted(view)
         return {"type": "state", "game": view}
 
-    def change(self, moved: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
-        """A move's change, when it brings the VIEW sent last to ``view``; else the whole VIEW."""
+    def follows(self, moved: Mapping[str, Any], key: StateKey) -> bool:
+        """Whether the move's change ``moved``, to the state ``key``, follows on from what the
+        client has: the next move, of a game still in play, with no hint between."""
         last = self.last_sent
-        follows = (
-            last is not None
-            and moved["seq"] == last[0] + 1
-            and not last[1]
-            and view["assisted"] == last[2]
+        return (
+            last is not None and moved["seq"] == last[0] + 1 and not last[1] and key[2] == last[2]
         )
-        if not follows:
-            return self.state(view)
-        self.noted(view)
-        return dict(moved)
 
-    def update(
-        self, view: Mapping[str, Any], moved: Mapping[str, Any] | None
-    ) -> dict[str, Any] | None:
-        """The frame for a broadcast state (and the move's change that made it, if one did), or
-        None when the client has this state, or a later one, already."""
-        if self.last_sent is not None and state_key(view) <= self.last_sent:
+    def change(self, moved: Mapping[str, Any], key: StateKey) -> dict[str, Any] | None:
+        """A move's change, bringing the client's VIEW to the state ``key``, if it
+        :meth:`follows` on; else None (send the whole VIEW)."""
+        if not self.follows(moved, key):
             return None
-        return self.state(view) if moved is None else self.change(moved, view)
+        self.last_sent = key
+        return dict(moved)

@@ -1,5 +1,7 @@
 """Reads: the VIEW a player may see of a live game, and what a finished game reveals."""
 
+import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +16,7 @@ from game.errors import DealHidden, GameInProgress
 from game.live import LiveGame, replay_log
 from game.models import Game, GameAnalysis, Mode, Status
 from game.players import Player
+from game.protocol import StateKey
 
 
 class View(PublicView):
@@ -47,14 +50,51 @@ def moved_frame(live: LiveGame, change: MoveChange) -> Moved:
 
 def game_view(live: LiveGame) -> View:
     """The protocol's VIEW of a live game."""
-    return {
-        "id": str(live.game_id),
-        "mode": live.mode,
-        **public_view(live.state),
-        "assisted": live.assisted,
-        "started_at": iso(live.started_at),
-        "finished_at": iso(live.finished_at),
-    }
+    return GameSnapshot.of(live).view()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSnapshot:
+    """A live game as one committed change left it, with its VIEW made only when asked for.
+
+    Most moves need only their change (``moved``): the mover's answer, and the broadcast to the
+    game's other sockets, are the change alone while it follows on from what each was sent last.
+    The engine state is safe to keep: a change never alters a committed state, it makes a new one.
+    """
+
+    game_id: uuid.UUID
+    mode: str
+    state: GameState
+    assisted: bool
+    started_at: datetime
+    finished_at: datetime | None
+
+    @classmethod
+    def of(cls, live: LiveGame) -> "GameSnapshot":
+        return cls(
+            live.game_id, live.mode, live.state, live.assisted, live.started_at, live.finished_at
+        )
+
+    @property
+    def key(self) -> StateKey:
+        """This state's place in the game's history (:func:`game.protocol.state_key` of its
+        VIEW)."""
+        return self.state.seq, self.state.status.is_over, self.assisted
+
+    @property
+    def over(self) -> bool:
+        return self.state.status.is_over
+
+    def view(self) -> View:
+        """The protocol's VIEW of the game in this state."""
+        return {
+            "id": str(self.game_id),
+            "mode": self.mode,
+            **public_view(self.state),
+            "assisted": self.assisted,
+            "started_at": iso(self.started_at),
+            "finished_at": iso(self.finished_at),
+        }
 
 
 def deal_revealed(game: Game, now: datetime | None = None) -> bool:

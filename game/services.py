@@ -39,16 +39,17 @@ from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_wake
-from game.selectors import Moved, View, deal_revealed, game_view, moved_frame
+from game.protocol import update_event
+from game.selectors import GameSnapshot, Moved, View, deal_revealed, game_view, moved_frame
 from game.writer import MoveConflict, MoveWrite
 
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """The state after a move message, and the move's change to it (``moved``), unless the
-    message was a resend, which changes nothing."""
+    """The state after a move message (its VIEW is made only if the answer needs it), and the
+    move's change to it (``moved``), unless the message was a resend, which changes nothing."""
 
-    view: View
+    snapshot: GameSnapshot
     moved: Moved | None
 
 
@@ -191,18 +192,18 @@ async def move_apply(
         except MoveConflict:  # the number was taken meanwhile: perhaps by this very move
             await games.refresh(live)
             return _resent(live, seq, parsed)
-        view, moved = game_view(live), moved_frame(live, move_change(before, after))
-        publish(live, view, moved=moved, answered=answered)
+        moved = moved_frame(live, move_change(before, after))
+        snapshot = publish(live, moved=moved, answered=answered)
         if live.state.status.is_over:
             analysis_wake()
-    return MoveOutcome(view, moved)
+    return MoveOutcome(snapshot, moved)
 
 
 def _resent(live: LiveGame, seq: int, move: Move) -> MoveOutcome:
     """The answer to a move for a number already taken: the state if it is the move taken
     there (a resend), else out of sync."""
     if live.state.moves[seq] == move:
-        return MoveOutcome(game_view(live), moved=None)
+        return MoveOutcome(GameSnapshot.of(live), moved=None)
     raise OutOfSync(f"Move {seq} has already been made", game_view(live))
 
 
@@ -237,7 +238,7 @@ async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | No
             raise OutOfSync("The game changed meanwhile", game_view(live))
         live.state, live.finished_at = after, finished_at
         view = game_view(live)
-        publish(live, view, answered=answered)
+        publish(live, view=view, answered=answered)
         analysis_wake()
     return view
 
@@ -270,7 +271,7 @@ async def hint_request(
         if not live.assisted:
             await games.database.run(_store_assisted, game_id)
             live.assisted = True
-            publish(live, game_view(live), answered=answered)
+            publish(live, answered=answered)
         view = game_view(live)
     card = suggestion.move.card if suggestion.move is not None else None
     return HintOutcome(
@@ -282,28 +283,41 @@ async def hint_request(
 
 
 def publish(
-    live: LiveGame, view: View, *, moved: Moved | None = None, answered: str | None = None
-) -> None:
+    live: LiveGame,
+    *,
+    moved: Moved | None = None,
+    view: View | None = None,
+    answered: str | None = None,
+) -> GameSnapshot:
     """Send a game's new, committed state to every connection watching it (but ``answered``, the
-    channel that gets it as its answer), with the move's change when a move made it (sockets
-    send that instead of the whole state when they can), then tell the apps that listen for
-    changes (races).
+    channel that gets it as its answer), then tell the apps that listen for changes (races).
+    Return the state, as a snapshot.
 
-    In the background: the caller's answer never waits for the channel layer, and a broadcast
-    that fails costs the others a moment's staleness, never the move (``core.broadcast``).
-    A game's broadcasts go out one after the other, in the order of its states.
+    A move's broadcast carries its change (``moved``) alone: a socket that cannot apply it (it
+    missed a broadcast) reads the whole VIEW itself. Any other change carries the VIEW (``view``,
+    made here if not given). In the background: the caller's answer never waits for the channel
+    layer, and a broadcast that fails costs the others a moment's staleness, never the move
+    (``core.broadcast``). A game's broadcasts go out one after the other, in the order of its
+    states.
     """
-    message = {"type": "game.update", "game": view, "moved": moved, SKIP_CHANNEL: answered}
+    snapshot = GameSnapshot.of(live)
+    if moved is None and view is None:
+        view = snapshot.view()
+    message = {
+        **update_event(snapshot.game_id, snapshot.key, view=view, moved=moved),
+        SKIP_CHANNEL: answered,
+    }
     live.broadcast = in_background(
-        _broadcast(live, view, message),
+        _broadcast(live.group_name, snapshot, message),
         f"The broadcast of game {live.game_id}",
         after=live.broadcast,
     )
+    return snapshot
 
 
-async def _broadcast(live: LiveGame, view: View, message: dict[str, Any]) -> None:
-    await group_send(live.group_name, message)
-    await events.game_changed(live, view)
+async def _broadcast(group: str, snapshot: GameSnapshot, message: dict[str, Any]) -> None:
+    await group_send(group, message)
+    await events.game_changed(snapshot)
 
 
 @asynccontextmanager

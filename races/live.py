@@ -19,10 +19,10 @@ from core.broadcast import group_send
 from core.groups import room_group
 from core.outages import database_unavailable
 from game import events
-from game.live import LiveGame, live_games
+from game.live import live_games
 from game.models import Mode
 from game.postgame import analysis_wake
-from game.selectors import View, game_view
+from game.selectors import GameSnapshot
 from races import selectors, services
 from races.selectors import RaceGame, RacerStatus
 
@@ -46,23 +46,25 @@ async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
     return found if isinstance(found, RaceGame) else None
 
 
-async def race_game_changed(live: LiveGame, view: View) -> None:
+async def race_game_changed(snapshot: GameSnapshot) -> None:
     """Tell the game's room how its racer stands now; check whether the round is over."""
-    if live.mode not in (Mode.RACE, Mode.CHALLENGE):
+    if snapshot.mode not in (Mode.RACE, Mode.CHALLENGE):
         return
-    race = await race_game_of(live.game_id)
+    race = await race_game_of(snapshot.game_id)
     if race is None:
         return
-    over = view["status"] != "in_progress"
+    over = snapshot.over
     try:
         status = RacerStatus.PLAYING
         if over:
-            status = await database_sync_to_async(selectors.entry_status)(live.game_id) or status
+            status = (
+                await database_sync_to_async(selectors.entry_status)(snapshot.game_id) or status
+            )
         progress = {
             "type": "progress",
             "round": race.round_number,
             "player": race.player,
-            **selectors.progress_of_view(view, status=status),
+            **selectors.progress_of_view(snapshot.view(), status=status),
         }
         await group_send(room_group(race.code), {"type": "race.progress", "progress": progress})
     finally:
@@ -114,7 +116,7 @@ async def games_settle(end: services.RaceEnd) -> None:
         try:
             live = await games.get(game_id)
             analysis_wake()
-            await events.game_changed(live, game_view(live))
+            await events.game_changed(GameSnapshot.of(live))
         except Exception:
             logger.exception("Settling race game %s failed", game_id)
 

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from core.errors import ClientError, Forbidden
 from core.groups import game_group
 from core.sockets import PlayerSocket
-from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS, GameFrames
+from game.protocol import GAME_MESSAGES, MAX_MESSAGE_CHARS, GameFrames, event_key
 from spectate.selectors import game_watchable, watch_state
 
 
@@ -67,16 +67,24 @@ class WatchConsumer(PlayerSocket):
     async def game_update(self, event: dict[str, Any]) -> None:
         """A new state of the game, broadcast after its commit: passed on (as the move's change
         when it follows on from what was sent last) while the rule allows."""
-        if self.group is None:  # refused already; this event was on its way
+        key = event_key(event)
+        if self.group is None or not self.frames.news(key):  # refused already, or sent already
             return
-        frame = self.frames.update(event["game"], event.get("moved"))
-        if frame is None:  # sent already
-            return
-        allowed = await database_sync_to_async(game_watchable)(self.game_id, already_watching=True)
-        if not allowed:
+        view, moved = event["game"], event["moved"]
+        if view is None and not self.frames.follows(moved, key):  # it missed one: read the state
+            try:  # which checks the rule too
+                view = await database_sync_to_async(watch_state)(
+                    self.game_id, already_watching=True
+                )
+            except ClientError as refusal:
+                await self.refuse(refusal)
+                return
+        elif not await database_sync_to_async(game_watchable)(self.game_id, already_watching=True):
             await self.refuse(Forbidden("This game can no longer be watched"))
             return
-        await self.send_json(frame)
+        frame = self.frames.state(view) if view is not None else self.frames.change(moved, key)
+        if frame is not None:
+            await self.send_json(frame)
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
         """The post-game analysis: never passed on to spectators (it may name hidden cards)."""

@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
+from core.broadcast import group_send
 from game.engine import Variant
 from game.models import Game
 from game.players import GUEST_KEY_SESSION_FIELD, Player
@@ -114,3 +115,17 @@ def visible_cards(message: Any) -> set[str]:
 
     walk(message)
     return found
+
+
+def drop_broadcasts(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
+    """The next ``count`` broadcasts of games are lost, as when Redis goes away for a moment."""
+    dropped = 0
+
+    async def lossy(group: str, message: dict[str, Any]) -> bool:
+        nonlocal dropped
+        if dropped < count:
+            dropped += 1
+            return False
+        return await group_send(group, message)
+
+    monkeypatch.setattr("game.services.group_send", lossy)

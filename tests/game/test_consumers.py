@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
-from tests.game.conftest import Seat, game_opened, guest_session, play_socket
+from tests.game.conftest import Seat, drop_broadcasts, game_opened, guest_session, play_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -110,6 +110,28 @@ async def test_every_tab_on_the_game_gets_the_move(make_seat, sockets) -> None:
     # The mover's answer came straight back; the broadcast does not repeat it.
     assert await first.receive_nothing(timeout=0.3)
     assert await second.receive_nothing(timeout=0.3)
+
+
+async def test_a_tab_that_missed_a_move_gets_the_whole_state(
+    make_seat, sockets, monkeypatch
+) -> None:
+    """A move's broadcast carries its change alone. A tab that missed the one before cannot
+    apply it, and gets the whole state instead, read by its own socket."""
+    seat: Seat = await make_seat()
+    first, second = await seat.connect(), await seat.connect()
+    sockets.extend([first, second])
+    drop_broadcasts(monkeypatch, 1)
+    assert (await send(first, {"type": "move", "seq": 0, "move": "draw"}))["seq"] == 1
+    assert await second.receive_nothing(timeout=0.3)  # lost
+    answer = await send(first, {"type": "move", "seq": 1, "move": "draw"})
+    assert (answer["type"], answer["seq"]) == ("moved", 2)
+    pushed = await second.receive_json_from(timeout=5)
+    assert pushed["type"] == "state"
+    assert (pushed["game"]["seq"], pushed["game"]["stock_count"]) == (2, 21)
+    assert pushed["game"]["waste"] == answer["waste"]
+    await first.send_json_to({"type": "move", "seq": 2, "move": "draw"})
+    # Caught up: the next move is its change again.
+    assert (await second.receive_json_from(timeout=5))["type"] == "moved"
 
 
 async def test_an_illegal_move_is_refused_and_changes_nothing(make_seat, sockets) -> None:

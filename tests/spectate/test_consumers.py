@@ -19,7 +19,7 @@ from game.models import Game, Mode, Move
 from game.players import Player
 from game.services import game_start
 from tests.accounts.helpers import make_player, play_out, signed_in_session
-from tests.game.conftest import visible_cards
+from tests.game.conftest import drop_broadcasts, visible_cards
 from tests.spectate.conftest import SEED, Table, start_game, watch_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -158,6 +158,32 @@ async def test_a_change_without_a_move_comes_whole_and_the_next_move_as_its_chan
     assisted = await spectator.receive_json_from(timeout=5)
     assert (assisted["type"], assisted["game"]["assisted"]) == ("state", True)
     own = await player_moves(player, GameState(Deal.from_seed(SEED), Variant.TRIPEAKS))
+    assert await spectator.receive_json_from(timeout=5) == own
+
+
+@pytest.mark.usefixtures("_no_analysis")
+async def test_a_spectator_who_missed_a_move_gets_the_whole_state(
+    make_table, sockets, monkeypatch
+) -> None:
+    """A lost broadcast (Redis away for a moment) leaves a gap: the next move's change cannot be
+    applied, so the spectator's socket reads the state and sends it whole, still without a
+    hidden card; after it, moves come as changes again."""
+    table: Table = await make_table()
+    player = await table.connect()
+    sockets.append(player)
+    spectator, _ = await watch(table, sockets)
+    state = GameState(Deal.from_seed(SEED), Variant.TRIPEAKS)
+    drop_broadcasts(monkeypatch, 1)
+    await player_moves(player, state)
+    assert await spectator.receive_nothing(timeout=0.3)
+    own = await player_moves(player, state)
+    pushed = await spectator.receive_json_from(timeout=5)
+    assert pushed["type"] == "state"
+    assert pushed["game"]["seq"] == own["seq"] == 2
+    assert not visible_cards(pushed["game"]) & hidden_cards(state)
+    await player.send_json_to({"type": "sync"})
+    assert pushed["game"] == (await player.receive_json_from(timeout=5))["game"]
+    own = await player_moves(player, state)
     assert await spectator.receive_json_from(timeout=5) == own
 
 

@@ -5,10 +5,17 @@ refusals of a game, the ``view`` the client should go on from. A socket sends it
 (:meth:`ClientError.frame`); a socket refused on connect then closes with the error's
 ``close_code``. A ``retryable`` error refused nothing for good: the same message, sent again after
 ``retry_after_ms``, may well succeed.
+
+The ``message`` is the protocol's, English whatever the asker's language. A page that shows a
+refusal shows :meth:`ClientError.in_words`, the same message in the request's language: a service
+marks its message for the catalog (``gettext_noop``), with any figures in it as named ``values``
+(docs/translations.md).
 """
 
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
+
+from django.utils.translation import gettext
 
 CLOSE_BANNED: Final = 4401
 """The player was suspended by a moderator (the protocol's "unauthorised"): do not come back."""
@@ -29,10 +36,29 @@ class ClientError(Exception):
     retryable: ClassVar[bool] = False
     retry_after_ms: ClassVar[int] = 0
 
-    def __init__(self, message: str, view: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self,
+        message: str,
+        view: Mapping[str, Any] | None = None,
+        *,
+        values: Mapping[str, Any] | None = None,
+    ) -> None:
+        text = message % values if values else message
+        super().__init__(text)
+        self.message = text
         self.view = view
+        self.template = message
+        self.values = values
+
+    def in_words(self) -> str:
+        """The message for a page, in the active language (English when the catalog does not
+        have it).
+
+        >>> RateLimited("Slow down: %(wait)s seconds", values={"wait": 3}).in_words()
+        'Slow down: 3 seconds'
+        """
+        text = gettext(self.template)
+        return text % self.values if self.values else text
 
     def body(self) -> dict[str, Any]:
         """The error as an HTTP answer's JSON body: its code and its message."""

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.broadcast import group_send, in_background
 from core.errors import BadMessage, Forbidden, GameOver, NotFound, Unavailable
@@ -131,9 +132,11 @@ def game_again(*, player: Player, game_id: uuid.UUID) -> Game:
     if game is None:
         raise NotFound("There is no such game")
     if not game.is_over:
-        raise GameInProgress("This deal is still being played")
+        raise GameInProgress(gettext_noop("This deal is still being played"))
     if not deal_revealed(game):
-        raise DealHidden("This daily challenge's deal is secret until the day is over")
+        raise DealHidden(
+            gettext_noop("This daily challenge's deal is secret until the day is over")
+        )
     return game_start(player=player, variant=EngineVariant(game.variant), seed=game.seed)
 
 

@@ -14,6 +14,8 @@ the move the player is asked to make to go on.
 
 from typing import Any, Final
 
+from django.utils.translation import gettext, gettext_noop
+
 from game.engine import FULL_DECK, Card, Deal, GameState, Move, Variant, public_view
 
 # The cards the lesson uses, by position; the rest of the deck fills the other places in order.
@@ -50,71 +52,92 @@ def teaching_deal() -> Deal:
     return Deal.from_cards("tutorial", (*tableau, Card.parse(_WASTE), *stock))
 
 
-# (step number, title, words, the move asked for or None for a step read with "Next").
+# (step number, title, words, the move asked for or None for a step read with "Next"). The words
+# are English, marked for the catalog: tutorial_frames gives them in the active language.
 _SCRIPT: Final[tuple[tuple[int, str, str, str | None], ...]] = (
     (
         1,
-        "Opening position",
-        "The waste shows the 7♣. The ten bottom cards are available, as nothing overlaps them,"
-        " and four fit on the 7, one rank up or down: 8♦, 6♠, 8♣ and 6♦, outlined in gold.",
+        gettext_noop("Opening position"),
+        gettext_noop(
+            "The waste shows the 7♣. The ten bottom cards are available, as nothing overlaps them,"
+            " and four fit on the 7, one rank up or down: 8♦, 6♠, 8♣ and 6♦, outlined in gold."
+        ),
         None,
     ),
     (
         2,
-        "Playing up",
-        "Play the 8♦ onto the 7♣: it is one rank higher. Click or tap it.",
+        gettext_noop("Playing up"),
+        gettext_noop("Play the 8♦ onto the 7♣: it is one rank higher. Click or tap it."),
         "8d",
     ),
     (
         3,
-        "Playing down",
-        "The 8♦ is now the card to play onto. Runs can turn round, so go back down: play the 7♥.",
+        gettext_noop("Playing down"),
+        gettext_noop(
+            "The 8♦ is now the card to play onto. Runs can turn round, so go back down:"
+            " play the 7♥."
+        ),
         "7h",
     ),
     (
         4,
-        "A streak",
-        "Both cards covering the card above them are gone, so it turned over: the 6♣. Two cards"
-        " in a row scored 10 + 20; the third card of a streak scores 30. Play the 6♣.",
+        gettext_noop("A streak"),
+        gettext_noop(
+            "Both cards covering the card above them are gone, so it turned over: the 6♣. Two cards"
+            " in a row scored 10 + 20; the third card of a streak scores 30. Play the 6♣."
+        ),
         "6c",
     ),
     (
         5,
-        "Drawing when stuck",
-        "Nothing fits the 6♣: no 5 or 7 is available. Click the stock to turn its top card onto"
-        " the waste. Drawing ends the streak: the next card scores 10 again.",
+        gettext_noop("Drawing when stuck"),
+        gettext_noop(
+            "Nothing fits the 6♣: no 5 or 7 is available. Click the stock to turn its top card onto"
+            " the waste. Drawing ends the streak: the next card scores 10 again."
+        ),
         "draw",
     ),
     (
         6,
-        "The King–Ace wrap",
-        "A King. The ranks go round in a circle, so an Ace fits on a King, and a King on an Ace."
-        " Play the A♥.",
+        gettext_noop("The King–Ace wrap"),
+        gettext_noop(
+            "A King. The ranks go round in a circle, so an Ace fits on a King, and a King on an"
+            " Ace. Play the A♥."
+        ),
         "Ah",
     ),
-    (7, "A long streak", "Climb from the Ace: play the 2♠.", "2s"),
-    (7, "A long streak", "The 3♦ turned over. Play it: the streak is worth 30 now.", "3d"),
-    (7, "A long streak", "Then the 4♣, for 40.", "4c"),
-    (7, "A long streak", "And the 5♥, for 50.", "5h"),
+    (7, gettext_noop("A long streak"), gettext_noop("Climb from the Ace: play the 2♠."), "2s"),
+    (
+        7,
+        gettext_noop("A long streak"),
+        gettext_noop("The 3♦ turned over. Play it: the streak is worth 30 now."),
+        "3d",
+    ),
+    (7, gettext_noop("A long streak"), gettext_noop("Then the 4♣, for 40."), "4c"),
+    (7, gettext_noop("A long streak"), gettext_noop("And the 5♥, for 50."), "5h"),
     (
         8,
-        "Clearing a peak",
-        "Three sixes fit on the 5♥. Pick the one that opens something: the 6♥ is the last card"
-        " covering the first peak's top.",
+        gettext_noop("Clearing a peak"),
+        gettext_noop(
+            "Three sixes fit on the 5♥. Pick the one that opens something: the 6♥ is the last card"
+            " covering the first peak's top."
+        ),
         "6h",
     ),
     (
         8,
-        "Clearing a peak",
-        "The peak's top card turned over: the 7♦. Play it for 70 streak points plus the"
-        " 100-point peak bonus.",
+        gettext_noop("Clearing a peak"),
+        gettext_noop(
+            "The peak's top card turned over: the 7♦. Play it for 70 streak points plus the"
+            " 100-point peak bonus."
+        ),
         "7d",
     ),
 )
 STEPS: Final = max(step for step, *_ in _SCRIPT)
 
-_DONE_TITLE: Final = "Peak cleared"
-_DONE_TEXT: Final = (
+_DONE_TITLE: Final = gettext_noop("Peak cleared")
+_DONE_TEXT: Final = gettext_noop(
     "That is the game: play up or down, wrap from King to Ace, draw when stuck, keep streaks"
     " long. Clear all three peaks to win; each card still in the stock then scores 10 more."
 )
@@ -122,6 +145,7 @@ _DONE_TEXT: Final = (
 
 def tutorial_frames() -> list[dict[str, Any]]:
     """The tutorial, frame by frame: step number, title, words, the board and the move asked for.
+    The words are in the active language (the request's, when a page calls it).
 
     A frame's ``view`` is the engine's public view before its move; the last frame shows the
     board after the lesson, with no move.
@@ -130,15 +154,21 @@ def tutorial_frames() -> list[dict[str, Any]]:
     frames = []
     for step, title, text, move in _SCRIPT:
         frames.append(
-            {"step": step, "title": title, "text": text, "move": move, "view": public_view(state)}
+            {
+                "step": step,
+                "title": gettext(title),
+                "text": gettext(text),
+                "move": move,
+                "view": public_view(state),
+            }
         )
         if move is not None:
             state.apply(Move.parse(move))
     frames.append(
         {
             "step": STEPS,
-            "title": _DONE_TITLE,
-            "text": _DONE_TEXT,
+            "title": gettext(_DONE_TITLE),
+            "text": gettext(_DONE_TEXT),
             "move": None,
             "view": public_view(state),
         }

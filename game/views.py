@@ -81,7 +81,7 @@ def play_again(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except NotFound:
         raise Http404("There is no such game") from None
     except ClientError as error:
-        return HttpResponseBadRequest(error.message)
+        return HttpResponseBadRequest(error.in_words())
     return HttpResponseRedirect(again.get_absolute_url(), status=303)
 
 

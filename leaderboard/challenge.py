@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import ClientError, NotFound, SignInRequired
 from game.analysis_worker import deal_verdict
@@ -111,7 +112,7 @@ def daily_attempt_start(*, user: AbstractBaseUser, day: date, now: datetime | No
     """
     now = now or timezone.now()
     if day != utc_today(now):
-        raise DailyClosed("Ranked attempts are for today's challenge only.")
+        raise DailyClosed(gettext_noop("Ranked attempts are for today's challenge only."))
     daily = daily_for(day, now=now)
     attempt = daily_attempt_of(daily, user.pk)
     if attempt is not None:
@@ -132,14 +133,16 @@ def daily_replay_start(*, player: Player, daily: Daily, now: datetime | None = N
     now = now or timezone.now()
     today = utc_today(now)
     if daily.date > today:
-        raise DailyNotYet("This day's challenge has not begun.")
+        raise DailyNotYet(gettext_noop("This day's challenge has not begun."))
     if daily.date == today:
         if player.user_id is None:
             # Today's deal is for signed-in players: a guest could scout it before an attempt.
-            raise SignInRequired("Sign in to play today's challenge.")
+            raise SignInRequired(gettext_noop("Sign in to play today's challenge."))
         attempt = daily_attempt_of(daily, player.user_id)
         if attempt is None or not attempt.game.is_over:
-            raise AttemptFirst("Play your ranked attempt first: you may replay the deal after it.")
+            raise AttemptFirst(
+                gettext_noop("Play your ranked attempt first: you may replay the deal after it.")
+            )
     return _daily_game(daily, player=player, now=now, ranked=False)
 
 

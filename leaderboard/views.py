@@ -155,7 +155,7 @@ def daily_play(request: HttpRequest, day: date) -> HttpResponse:
     try:
         game = challenge.daily_replay_start(player=player, daily=daily, now=now)
     except ClientError as error:
-        messages.error(request, error.message)
+        messages.error(request, error.in_words())
         return _see_other(reverse("leaderboard:daily"))
     return _see_other(game.get_absolute_url())
 

@@ -9,6 +9,8 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from game.models import Game
 
@@ -17,18 +19,19 @@ REPORT_REASON_MAX_LENGTH = 500
 
 
 class FlagKind(models.TextChoices):
-    """Why a game is in the queue."""
+    """Why a game is in the queue. The labels are in the reader's language; the log's ``target``
+    names a kind in English whatever the moderator's (``services.flag_close``)."""
 
-    IMPOSSIBLE = "impossible", "Impossible result"
-    FAST_PLAY = "fast_play", "Inhumanly fast play"
-    PERFECT_RUN = "perfect_run", "Perfect run on hard deals"
-    REPORTED = "reported", "Reported by players"
+    IMPOSSIBLE = "impossible", _("Impossible result")
+    FAST_PLAY = "fast_play", _("Inhumanly fast play")
+    PERFECT_RUN = "perfect_run", _("Perfect run on hard deals")
+    REPORTED = "reported", _("Reported by players")
 
 
 class FlagStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    RESOLVED = "resolved", "Resolved"
-    DISMISSED = "dismissed", "Dismissed"
+    OPEN = "open", pgettext_lazy("a flag", "Open")
+    RESOLVED = "resolved", pgettext_lazy("a flag", "Resolved")
+    DISMISSED = "dismissed", pgettext_lazy("a flag", "Dismissed")
 
 
 class Flag(models.Model):
@@ -104,13 +107,13 @@ class Report(models.Model):
 class Action(models.TextChoices):
     """What a moderator did."""
 
-    HIDE_GAME = "hide_game", "Hid a game"
-    RESTORE_GAME = "restore_game", "Restored a game"
-    BAN = "ban", "Banned a player"
-    UNBAN = "unban", "Unbanned a player"
-    VERIFY = "verify", "Re-verified a game"
-    RESOLVE_FLAG = "resolve_flag", "Resolved a flag"
-    DISMISS_FLAG = "dismiss_flag", "Dismissed a flag"
+    HIDE_GAME = "hide_game", _("Hid a game")
+    RESTORE_GAME = "restore_game", _("Restored a game")
+    BAN = "ban", _("Banned a player")
+    UNBAN = "unban", _("Unbanned a player")
+    VERIFY = "verify", _("Re-verified a game")
+    RESOLVE_FLAG = "resolve_flag", _("Resolved a flag")
+    DISMISS_FLAG = "dismiss_flag", _("Dismissed a flag")
 
 
 class AppendOnly(Exception):

@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AbstractUser
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from core.broadcast import after_commit
 from core.errors import ClientError
@@ -99,15 +100,17 @@ def clean_reason(reason: str, *, limit: int = REASON_MAX_LENGTH) -> str:
     """
     cleaned = (reason or "").strip()
     if not cleaned:
-        raise ReasonRequired("Give a reason: it goes in the moderation log.")
+        raise ReasonRequired(gettext_noop("Give a reason: it goes in the moderation log."))
     if len(cleaned) > limit:
-        raise ReasonRequired(f"Keep the reason under {limit} characters.")
+        raise ReasonRequired(
+            gettext_noop("Keep the reason under %(limit)s characters."), values={"limit": limit}
+        )
     return cleaned
 
 
 def _check_moderator(actor: AbstractBaseUser) -> None:
     if not can_moderate(actor):
-        raise NotAllowed("Only moderators can do this.")
+        raise NotAllowed(gettext_noop("Only moderators can do this."))
 
 
 def _log(
@@ -133,6 +136,13 @@ def _log(
         reason=reason,
         details=details or {},
     )
+
+
+def _kind_in_english(kind: str) -> str:
+    """A flag's kind in the log's words: English, whatever the moderator reads the site in (the
+    log is written in one language; its pages show the kind's label in the reader's)."""
+    with translation.override("en"):
+        return str(FlagKind(kind).label).lower()
 
 
 def _game_label(game: Game) -> str:
@@ -161,7 +171,11 @@ def _game_hidden_set(
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("owner").get(id=game_id)
         if game.hidden == hidden:
-            raise NothingToDo(f"This game is already {'hidden' if hidden else 'shown'}.")
+            raise NothingToDo(
+                gettext_noop("This game is already hidden.")
+                if hidden
+                else gettext_noop("This game is already shown.")
+            )
         Game.objects.filter(id=game.id).update(hidden=hidden)
         game.hidden = hidden
         days: set[int] = set()
@@ -218,11 +232,11 @@ def player_ban(*, actor: AbstractBaseUser, user_id: int, reason: str) -> LogEntr
         player = get_user_model().objects.select_for_update().get(pk=user_id)
         assert isinstance(player, AbstractUser)
         if player.pk == actor.pk:
-            raise NotAllowed("You cannot ban yourself.")
+            raise NotAllowed(gettext_noop("You cannot ban yourself."))
         if (player.is_staff or player.is_superuser) and not getattr(actor, "is_superuser", False):
-            raise NotAllowed("Only a superuser can ban a member of staff.")
+            raise NotAllowed(gettext_noop("Only a superuser can ban a member of staff."))
         if not player.is_active:
-            raise NothingToDo("This player is already banned.")
+            raise NothingToDo(gettext_noop("This player is already banned."))
         get_user_model().objects.filter(pk=user_id).update(is_active=False)
         ended, _ = Session.objects.filter(owner__user_id=user_id).delete()
         daily_boards_announce_on_commit(daily_boards_of(user_id))
@@ -245,7 +259,7 @@ def player_unban(*, actor: AbstractBaseUser, user_id: int, reason: str) -> LogEn
         player = get_user_model().objects.select_for_update().get(pk=user_id)
         assert isinstance(player, AbstractUser)
         if player.is_active:
-            raise NothingToDo("This player is not banned.")
+            raise NothingToDo(gettext_noop("This player is not banned."))
         get_user_model().objects.filter(pk=user_id).update(is_active=True)
         daily_boards_announce_on_commit(daily_boards_of(user_id))
         return _log(
@@ -277,7 +291,7 @@ def flag_close(*, actor: AbstractBaseUser, flag_id: int, resolved: bool, reason:
             .get(id=flag_id)
         )
         if not flag.is_open:
-            raise NothingToDo("This flag is already closed.")
+            raise NothingToDo(gettext_noop("This flag is already closed."))
         flag.status = FlagStatus.RESOLVED if resolved else FlagStatus.DISMISSED
         flag.closed_at = timezone.now()
         flag.closed_by_id = actor.pk
@@ -286,7 +300,7 @@ def flag_close(*, actor: AbstractBaseUser, flag_id: int, resolved: bool, reason:
             actor=actor,
             action=Action.RESOLVE_FLAG if resolved else Action.DISMISS_FLAG,
             reason=reason,
-            target=f"{flag.get_kind_display().lower()} on {_game_label(flag.game)}",
+            target=f"{_kind_in_english(flag.kind)} on {_game_label(flag.game)}",
             target_user_id=flag.game.owner_id,
             target_game=flag.game,
             flag=flag,
@@ -359,13 +373,13 @@ def report_submit(
     now = now or timezone.now()
     game = Game.objects.filter(id=game_id).first()
     if game is None:
-        raise ReportRefused("There is no such game.")
+        raise ReportRefused(gettext_noop("There is no such game."))
     if not game.is_over:
-        raise ReportRefused("Only a finished game's score can be reported.")
+        raise ReportRefused(gettext_noop("Only a finished game's score can be reported."))
     if game.owner_id == reporter.pk:
-        raise ReportRefused("You cannot report your own game.")
+        raise ReportRefused(gettext_noop("You cannot report your own game."))
     if recent_reports_count(reporter.pk, now=now) >= settings.MODERATION_REPORTS_PER_HOUR:
-        raise TooManyReports("You have sent many reports this hour: try again later.")
+        raise TooManyReports(gettext_noop("You have sent many reports this hour: try again later."))
     try:
         with transaction.atomic():
             flag = _flag_raise(game, FlagKind.REPORTED, {"last_report_at": now.isoformat()})
@@ -373,4 +387,4 @@ def report_submit(
                 game=game, reporter_id=reporter.pk, flag=flag, reason=reason, created_at=now
             )
     except IntegrityError:
-        raise AlreadyReported("You have already reported this game.") from None
+        raise AlreadyReported(gettext_noop("You have already reported this game.")) from None

@@ -198,13 +198,13 @@ def _act_with_reason(
     what happened (or why nothing did)."""
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        return _refused(request, "Give a reason: it goes in the moderation log.", page)
+        return _refused(request, _("Give a reason: it goes in the moderation log."), page)
     try:
         entry = act(form.cleaned_data["reason"])
     except services.NotAllowed as error:
-        return _refused(request, str(error), page, status=403)
+        return _refused(request, error.in_words(), page, status=403)
     except services.ModerationError as error:
-        return _refused(request, str(error), page, status=409)
+        return _refused(request, error.in_words(), page, status=409)
     messages.success(request, _done(entry))
     return _back(request, page)
 
@@ -217,7 +217,7 @@ def flag_close(request: HttpRequest, flag_id: int) -> HttpResponse:
     page = reverse("moderation:queue")
     form = FlagCloseForm(request.POST)
     if not form.is_valid():
-        return _refused(request, "Choose resolve or dismiss, and give a reason.", page)
+        return _refused(request, _("Choose resolve or dismiss, and give a reason."), page)
     try:
         entry = services.flag_close(
             actor=_signed_in(request),
@@ -226,17 +226,22 @@ def flag_close(request: HttpRequest, flag_id: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except services.ModerationError as error:
-        return _refused(request, str(error), page, status=409)
+        return _refused(request, error.in_words(), page, status=409)
     messages.success(request, _done(entry))
     return _back(request, page)
 
 
 def _done(entry: Any) -> str:
-    details = entry.details
+    """What the action did, in the page's language (the log's ``target`` as it was logged)."""
+    target = entry.target
     if entry.action == Action.VERIFY:
-        outcome = "the log checks out" if details.get("ok") else "MISMATCH: a flag is open"
-        return f"Re-verified {entry.target}: {outcome}."
-    return f"{entry.get_action_display()}: {entry.target}. Logged."
+        if entry.details.get("ok"):
+            return _("Re-verified %(target)s: the log checks out.") % {"target": target}
+        return _("Re-verified %(target)s: MISMATCH: a flag is open.") % {"target": target}
+    return _("%(action)s: %(target)s. Logged.") % {
+        "action": entry.get_action_display(),
+        "target": target,
+    }
 
 
 # ---- Players' reports ----------------------------------------------------------------------------
@@ -250,16 +255,16 @@ def report(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     get_object_or_404(Game, id=game_id)
     form = ReportForm(request.POST)
     if not form.is_valid():
-        return _refused(request, "Say in a few words why you are reporting this score.", page)
+        return _refused(request, _("Say in a few words why you are reporting this score."), page)
     try:
         services.report_submit(
             reporter=_signed_in(request), game_id=game_id, reason=form.cleaned_data["reason"]
         )
     except services.TooManyReports as error:
-        return _refused(request, str(error), page, status=429)
+        return _refused(request, error.in_words(), page, status=429)
     except services.AlreadyReported as error:
-        return _refused(request, str(error), page, status=409)
+        return _refused(request, error.in_words(), page, status=409)
     except services.ReportRefused as error:
-        return _refused(request, str(error), page, status=403)
+        return _refused(request, error.in_words(), page, status=403)
     messages.success(request, _("Thank you: the moderators will look at this game."))
     return HttpResponseRedirect(page, status=303)

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import ClientError
 from game.engine import Variant as EngineVariant
@@ -75,15 +76,18 @@ def challenge_play(*, code: str, user: AbstractBaseUser, now: datetime | None = 
     now = now or timezone.now()
     room = room_locked(code)
     if room.kind != RoomKind.CHALLENGE:
-        raise RoomNotFound("There is no such challenge")
+        raise RoomNotFound(gettext_noop("There is no such challenge"))
     round_ = Round.objects.get(room=room, number=room.round_number)
     entry = Entry.objects.filter(round=round_, user_id=user.pk).select_related("game").first()
     if entry is not None:
         return entry.game
     if room.state != RoomState.RACING or (round_.ends_at is not None and now >= round_.ends_at):
-        raise ChallengeClosed("This challenge is closed")
+        raise ChallengeClosed(gettext_noop("This challenge is closed"))
     if Entry.objects.filter(round=round_).count() >= (room.players or 0):
-        raise RoomFull(f"All {room.players} players of this challenge have played it")
+        raise RoomFull(
+            gettext_noop("All %(players)s players of this challenge have played it"),
+            values={"players": room.players},
+        )
     racer = Racer.objects.filter(room=room, user_id=user.pk).first()
     if racer is None:
         taken = set(Racer.objects.filter(room=room).values_list("seat", flat=True))

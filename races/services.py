@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.broadcast import after_commit, group_send_soon
 from core.errors import ClientError, NotFound
@@ -77,7 +78,7 @@ class NotARace(ClientError):
 def _race_room(code: str) -> Room:
     room = room_locked(code)
     if room.kind == RoomKind.CHALLENGE:
-        raise NotARace("This is a friend challenge: play it from its page")
+        raise NotARace(gettext_noop("This is a friend challenge: play it from its page"))
     return room
 
 
@@ -95,7 +96,7 @@ def room_locked(code: str) -> Room:
     try:
         return Room.objects.select_for_update().get(code=code)
     except Room.DoesNotExist:
-        raise RoomNotFound("There is no such room") from None
+        raise RoomNotFound(gettext_noop("There is no such room")) from None
 
 
 def room_changed(room: Room, *fields: str) -> None:
@@ -144,10 +145,12 @@ def room_join(*, code: str, user: AbstractBaseUser, now: datetime | None = None)
     if racer is not None and racer.present:
         return room
     if room.state == RoomState.RACING:
-        raise RaceStarted("The race has started: join the next one when it is over")
+        raise RaceStarted(gettext_noop("The race has started: join the next one when it is over"))
     seated = _present(room)
     if len(seated) >= MAX_RACERS:
-        raise RoomFull(f"The room is full: {MAX_RACERS} racers at most")
+        raise RoomFull(
+            gettext_noop("The room is full: %(most)s racers at most"), values={"most": MAX_RACERS}
+        )
     seat = min(set(range(MAX_RACERS)) - {other.seat for other in seated})
     try:
         with transaction.atomic():
@@ -157,7 +160,7 @@ def room_join(*, code: str, user: AbstractBaseUser, now: datetime | None = None)
                 racer.seat, racer.joined_at, racer.left_at = seat, now, None
                 racer.save(update_fields=["seat", "joined_at", "left_at"])
     except IntegrityError:  # a seat taken meanwhile where the row lock is a no-op
-        raise RoomFull("The room filled up meanwhile") from None
+        raise RoomFull(gettext_noop("The room filled up meanwhile")) from None
     if not seated:
         room.host_id = user.pk
     room_changed(room, "host")
@@ -173,7 +176,7 @@ def room_leave(*, code: str, user: AbstractBaseUser, now: datetime | None = None
     room = _race_room(code)
     racer = Racer.objects.filter(room=room, user_id=user.pk, left_at__isnull=True).first()
     if racer is None:
-        raise NotARacer("You are not racing in this room")
+        raise NotARacer(gettext_noop("You are not racing in this room"))
     racer.left_at = now
     racer.save(update_fields=["left_at"])
     abandoned: list[uuid.UUID] = []
@@ -205,12 +208,12 @@ def race_start(
     now = now or timezone.now()
     room = _race_room(code)
     if room.host_id != user.pk:
-        raise NotHost("Only the host can start the race")
+        raise NotHost(gettext_noop("Only the host can start the race"))
     if room.state == RoomState.RACING:
-        raise RaceStarted("The race has already started")
+        raise RaceStarted(gettext_noop("The race has already started"))
     racers = _present(room)
     if user.pk not in {racer.user_id for racer in racers}:
-        raise NotARacer("Join the room to start a race in it")
+        raise NotARacer(gettext_noop("Join the room to start a race in it"))
     starts_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     round_ = Round.objects.create(
         room=room,

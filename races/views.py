@@ -112,7 +112,7 @@ def _command(
     try:
         action(found.code, user)
     except ClientError as error:
-        messages.error(request, error.message)
+        messages.error(request, error.in_words())
     return _see_other(found.get_absolute_url())
 
 
@@ -201,6 +201,6 @@ def challenge_play(request: HttpRequest, code: str) -> HttpResponse:
     try:
         game = challenges.challenge_play(code=found.code, user=user)
     except ClientError as error:
-        messages.error(request, error.message)
+        messages.error(request, error.in_words())
         return _see_other(found.get_absolute_url())
     return _see_other(game.get_absolute_url())

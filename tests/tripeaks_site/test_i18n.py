@@ -4,6 +4,7 @@ cookie or the browser asks for it; the switcher, the scripts' catalog, and the s
 
 import ast
 import gettext
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,21 +21,15 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 FRENCH_PO = LOCALE / "fr" / "LC_MESSAGES" / "django.po"
 FRENCH_MO = LOCALE / "fr" / "LC_MESSAGES" / "django.mo"
 
-# The templates translated so far: every visible word in them goes through the catalog.
+# The templates translated: every visible word in them goes through the catalog (all of the
+# apps' templates, the game page and the race room included).
 TRANSLATED_TEMPLATES = [
     "templates/base.html",
     "templates/offline.html",
     "templates/503.html",
-    *(f"game/templates/game/{name}.html" for name in (
-        "home", "rules", "tutorial", "finished", "finished_hidden", "forbidden",
-        "_new_game_form", "_layout_diagram", "_analysis",
-    )),
     *(str(path.relative_to(settings.BASE_DIR)) for app in (
-        "accounts", "leaderboard", "moderation", "spectate", "api",
+        "game", "accounts", "leaderboard", "moderation", "spectate", "api", "races",
     ) for path in sorted((Path(settings.BASE_DIR) / app / "templates").rglob("*.html"))),
-    "races/templates/races/lobby.html",
-    "races/templates/races/ratings.html",
-    "races/templates/races/challenge.html",
 ]  # fmt: skip
 
 
@@ -291,3 +286,161 @@ def test_the_api_keeps_its_english_whatever_the_language() -> None:
 
     with translation.override("fr"):
         assert board_of(Game(mode="race", deal_source="race", ranked=False)) == "Unranked: a race"
+
+
+def data_attributes(html: str) -> list[str]:
+    """The page's data-* attribute names, in order (the scripts and browser tests find the page's
+    parts by them: a translation must keep every one)."""
+    return re.findall(r"\s(data-[\w-]+)", html)
+
+
+@pytest.mark.django_db
+def test_the_game_page_is_french_and_keeps_its_hooks() -> None:
+    client = french_client()
+    started = client.post(reverse("game:new"), {"variant": "tripeaks"})
+    assert started.status_code == 303
+    html = client.get(started["Location"]).content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english_html = client.get(started["Location"]).content.decode()
+
+    assert '<html lang="fr"' in html
+    for words in [
+        "Votre partie · TriPeaks Online",
+        "Connexion…",
+        '<span class="hud__long">Cartes </span>restantes',
+        "Abandonner cette partie\u00a0?",
+        "Utiliser un indice\u00a0?",
+        "Piocher alors qu’une carte peut être jouée\u00a0?",
+        "Jeu à quatre couleurs",
+        "<kbd>Entrée</kbd> ou <kbd>Espace</kbd>",
+        "Voir la relecture, avec toute la donne révélée</a>",
+    ]:
+        assert words in html, words
+    for words in ["Your board", "Give up", "Keep playing", "Settings", "Connecting"]:
+        assert words not in html, words
+    assert "Give up this game?" in english_html
+    assert data_attributes(html) == data_attributes(english_html)
+    assert html.count("data-game-link>") == 2
+
+
+@pytest.mark.django_db
+def test_the_race_room_is_french_for_a_french_browser() -> None:
+    from game.engine import Variant
+    from races import services
+
+    ada, bea = make_player("ada"), make_player("bea", email="bea@example.com")
+    room = services.room_open(user=ada, variant=Variant.TRIPEAKS, public=True, time_limit_s=180)
+    services.room_join(code=room.code, user=bea)
+    services.race_start(code=room.code, user=ada)
+    french = {"Accept-Language": "fr-FR,fr;q=0.9"}
+    racer = signed_in(bea)
+
+    refused = racer.post(reverse("races:start", args=[room.code]), headers=french)  # not the host
+    html = racer.get(room.get_absolute_url(), headers=french).content.decode()
+    guest_html = Client().get(room.get_absolute_url(), headers=french).content.decode()
+    english_html = signed_in(bea).get(room.get_absolute_url()).content.decode()
+
+    assert refused.status_code == 303
+    assert "Seul l’hôte peut lancer la course" in html  # the service's refusal, as a flash
+    for words in [
+        f"Salle de course {room.code} · TriPeaks Online",
+        "La salle de course de ada",
+        "limite de temps 3 min · salle publique",
+        "Invitez d’autres joueurs avec ce lien\u00a0:",
+        "Votre plateau",
+        "Revanche\u00a0: une nouvelle donne",
+        'ada<span class="racer__note"> (hôte)</span>',
+    ]:
+        assert words in html, words
+    assert "pour courir dans cette salle\u00a0; en attendant, vous pouvez regarder." in guest_html
+    assert "race room" not in html
+    assert "ada's race room" in english_html
+    assert data_attributes(html) == data_attributes(english_html)
+
+
+def test_a_racer_s_status_is_shown_in_the_reader_s_words() -> None:
+    from races.templatetags.race_format import racer_status
+
+    with translation.override("fr"):
+        assert [racer_status(code) for code in ("waiting", "playing", "gave_up", "new")] == [
+            "en attente",
+            "en jeu",
+            "abandonné",
+            "new",
+        ]
+    with translation.override("en"):
+        assert racer_status("gave_up") == "gave_up"  # the English page shows the protocol's code
+
+
+def test_a_service_s_refusal_is_english_for_the_protocol_and_french_for_a_page() -> None:
+    from races.services import MAX_RACERS, RoomFull
+
+    refusal = RoomFull("The room is full: %(most)s racers at most", values={"most": MAX_RACERS})
+
+    with translation.override("fr"):
+        assert refusal.in_words() == f"La salle est pleine\u00a0: {MAX_RACERS} coureurs au plus"
+        assert refusal.message == f"The room is full: {MAX_RACERS} racers at most"
+        assert refusal.frame()["message"] == refusal.message
+        assert refusal.code == "room_full"
+
+
+@pytest.mark.django_db
+def test_the_tutorial_s_steps_come_in_the_page_s_language() -> None:
+    from game.tutorial import tutorial_frames
+
+    html = french_client().get(reverse("game:tutorial")).content.decode()
+    found = re.search(r'<script id="tutorial-frames" type="application/json">(.*?)</script>', html)
+    assert found is not None
+    shown = json.loads(found.group(1))
+
+    assert [frame["title"] for frame in shown][:2] == ["La position de départ", "Monter"]
+    assert 'data-t="title" tabindex="-1">La position de départ</h2>' in html
+    with translation.override("fr"):
+        french = tutorial_frames()
+    with translation.override("en"):
+        english = tutorial_frames()
+    assert french[-1]["title"] == "Sommet dégagé"
+    assert english[-1]["title"] == "Peak cleared"
+    assert all(f["text"] != e["text"] for f, e in zip(french, english, strict=True))
+    assert [f["move"] for f in french] == [e["move"] for e in english]
+
+
+@pytest.mark.django_db
+def test_a_flag_s_label_is_french_but_the_log_stays_english() -> None:
+    from django.utils import timezone
+
+    from game.models import Game
+    from moderation import services
+    from moderation.models import Action, Flag, FlagKind, FlagStatus, LogEntry
+    from tests.accounts.helpers import play_out
+    from tests.moderation.conftest import make_moderator
+
+    with translation.override("fr"):
+        assert (str(FlagKind.REPORTED.label), str(FlagStatus.DISMISSED.label)) == (
+            "Signalée par des joueurs",
+            "Classée",
+        )
+        assert str(Action.DISMISS_FLAG.label) == "A classé une alerte"
+    ada, bea = make_player("ada"), make_player("bea", email="bea@example.com")
+    game = Game.objects.create(seed="7", owner=ada, started_at=timezone.now())
+    play_out(game)
+    services.report_submit(reporter=bea, game_id=game.id, reason="too good")
+    moderator = signed_in(make_moderator("mona"))
+    moderator.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+
+    queue = moderator.get(reverse("moderation:queue")).content.decode()
+    flag = Flag.objects.get()
+    closed = moderator.post(
+        reverse("moderation:flag_close", args=[flag.id]),
+        {"outcome": "dismiss", "reason": "fine"},
+        follow=True,
+    ).content.decode()
+    again = moderator.post(
+        reverse("moderation:flag_close", args=[flag.id]), {"outcome": "dismiss", "reason": "x"}
+    )
+
+    assert "<td>Signalée par des joueurs" in queue
+    target = f"reported by players on game {game.id} of ada"
+    assert LogEntry.objects.get().target == target  # the log's words, whatever the moderator's
+    assert f"A classé une alerte\u00a0: {target}. Inscrit au journal." in closed
+    assert "Cette alerte est déjà close." in again.content.decode()

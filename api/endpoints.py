@@ -3,6 +3,7 @@ cache where an answer is the same for everyone and costs a few queries), and ans
 GET, rate-limited per address, and answers JSON (``docs/api.md``)."""
 
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import date
 from typing import Any, Final
@@ -57,13 +58,24 @@ def _number(asked: PageAsked) -> int:
     return page_number(str(asked.page))
 
 
-def _linked(request: HttpRequest, body: dict[str, Any], query: dict[str, str]) -> dict[str, Any]:
-    """A page with the links to its neighbours, which keep the rest of its query."""
+def _paged(
+    request: HttpRequest,
+    asked: PageAsked,
+    name: str,
+    read: Callable[[int], dict[str, Any]],
+    *,
+    path: dict[str, str] | None = None,
+    query: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The page ``asked`` of the listing ``name``: ``read(number)`` through the cache (keyed on
+    the page, the ``path``'s parameters and the rest of the ``query``), with the links to its
+    neighbours, which keep the rest of the query."""
+    number, query = _number(asked), query or {}
+    body = cached(cache_key(name, page=number, **(path or {}), **query), lambda: read(number))
 
-    def link(number: int) -> str:
-        return f"{escape_uri_path(request.path)}?{urlencode({**query, 'page': number})}"
+    def link(page: int) -> str:
+        return f"{escape_uri_path(request.path)}?{urlencode({**query, 'page': page})}"
 
-    number = body["page"]
     return {
         **body,
         "previous": link(number - 1) if body["has_previous"] else None,
@@ -101,12 +113,15 @@ def board(request: HttpRequest, kind: BoardKind, query: Query[BoardPageAsked]) -
     """A page of one board: ``best`` (best single score), ``wins`` (most games won), ``rate``
     (best win rate, from 10 games), ``streak`` (longest run of wins). Only ranked games count: a
     fresh secret deal, played by a player in good standing, not hidden by a moderator."""
-    asked, number = query.asked(), _number(query)
-    body = cached(
-        cache_key("board", kind=kind.value, page=number, **asdict(asked)),
-        lambda: selectors.board_page(asked, kind, number, timezone.now()),
+    asked = query.asked()
+    return _paged(
+        request,
+        query,
+        "board",
+        lambda number: selectors.board_page(asked, kind, number, timezone.now()),
+        path={"kind": kind.value},
+        query={key: str(value) for key, value in asdict(asked).items()},
     )
-    return _linked(request, body, {key: str(value) for key, value in asdict(asked).items()})
 
 
 @router.get(
@@ -120,12 +135,9 @@ def board(request: HttpRequest, kind: BoardKind, query: Query[BoardPageAsked]) -
 def dailies(request: HttpRequest, query: Query[PageAsked]) -> dict[str, Any]:
     """Today's challenge and every day before it: the commitment to each day's seed, and the
     seed and par of the days that are over. Days made ahead are never listed."""
-    number = _number(query)
-    body = cached(
-        cache_key("dailies", page=number),
-        lambda: selectors.dailies_page(number, timezone.now()),
+    return _paged(
+        request, query, "dailies", lambda number: selectors.dailies_page(number, timezone.now())
     )
-    return _linked(request, body, {})
 
 
 @router.get(
@@ -171,12 +183,13 @@ def player_games(request: HttpRequest, username: str, query: Query[PageAsked]) -
     """A player's finished games (won, lost or given up), the latest started first. Games in
     play are never listed; a daily game's deal stays secret until its day is over
     (``deal_revealed``)."""
-    number = _number(query)
-    body = cached(
-        cache_key("player_games", username=username, page=number),
-        lambda: selectors.player_games_page(username, number, timezone.now()),
+    return _paged(
+        request,
+        query,
+        "player_games",
+        lambda number: selectors.player_games_page(username, number, timezone.now()),
+        path={"username": username},
     )
-    return _linked(request, body, {})
 
 
 @router.get(

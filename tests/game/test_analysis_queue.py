@@ -22,6 +22,7 @@ from game.models import AnalysisClaim, Game, GameAnalysis, Move, Status
 from game.players import Player
 from game.services import game_start
 from tests.accounts.helpers import play_out
+from tests.concurrency import at_once
 from tests.game.conftest import Seat, cut_the_servers_connections
 from tests.game.worker_hold import hold_until
 
@@ -226,24 +227,11 @@ def test_of_processes_claiming_the_same_games_at_once_one_gets_each() -> None:
     """Claims race on every game at once (threads with their own connections, as processes):
     each game is claimed by exactly one."""
     games = [finished_game(finished_ago=ago) for ago in range(20)]
-    start = threading.Barrier(4)
-    claimed: dict[int, list[uuid.UUID]] = {}
-
-    def claim_all(claimer: int) -> None:
-        try:
-            start.wait()
-            claimed[claimer] = [
-                game.id for game in games if postgame.analysis_claim(game.id, timezone.now())
-            ]
-        finally:
-            connections.close_all()
-
-    claimers = [threading.Thread(target=claim_all, args=(n,)) for n in range(4)]
-    for claimer in claimers:
-        claimer.start()
-    for claimer in claimers:
-        claimer.join()
-    winners = [game_id for ids in claimed.values() for game_id in ids]
+    claimed = at_once(
+        lambda _: [game.id for game in games if postgame.analysis_claim(game.id, timezone.now())],
+        range(4),
+    )
+    winners = [game_id for ids in claimed for game_id in ids]
     assert sorted(winners) == sorted(game.id for game in games)
 
 

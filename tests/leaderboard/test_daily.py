@@ -6,7 +6,6 @@ import hmac
 import io
 import json
 import re
-import threading
 from datetime import timedelta
 
 import pytest
@@ -25,6 +24,7 @@ from leaderboard import challenge
 from leaderboard.models import Daily, DailyAttempt, PlayerTally
 from leaderboard.selectors import utc_today
 from tests.accounts.helpers import make_player
+from tests.concurrency import at_once
 from tests.leaderboard.conftest import Clock
 from tests.leaderboard.helpers import DAY, at, give_up, play_out
 
@@ -186,26 +186,9 @@ def test_concurrent_starts_make_exactly_one_attempt() -> None:
         pytest.skip("needs PostgreSQL: SQLite runs one writer at a time")
     ada = make_player("ada")
     today = utc_today()
-    barrier = threading.Barrier(8)
-    started: list[str] = []
-    errors: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            barrier.wait(timeout=10)
-            started.append(str(challenge.daily_attempt_start(user=ada, day=today).id))
-        except BaseException as error:  # reported below, in the test's thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=start) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-
-    assert errors == []
+    started = at_once(
+        lambda _: str(challenge.daily_attempt_start(user=ada, day=today).id), range(8)
+    )
     assert len(started) == 8
     assert len(set(started)) == 1
     assert Daily.objects.count() == 1

@@ -2,7 +2,6 @@
 several processes at once (every web process runs it by itself, core.scheduled)."""
 
 import io
-import threading
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from django.db import connection
 from leaderboard.challenge import days_prepare
 from leaderboard.models import Daily
 from leaderboard.selectors import utc_today
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,26 +32,7 @@ def test_the_command_makes_today_and_the_next_days_with_par() -> None:
 def test_two_processes_preparing_at_once_make_each_day_once() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite runs one writer at a time")
-    barrier = threading.Barrier(2)
-    prepared: list[list[Daily]] = []
-    errors: list[BaseException] = []
-
-    def prepare() -> None:
-        try:
-            barrier.wait(timeout=10)
-            prepared.append(days_prepare(days=0).days)
-        except BaseException as error:  # reported below, in the test's thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=prepare) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-
-    assert errors == []
+    prepared = at_once(lambda _: days_prepare(days=0).days, range(2))
     [today] = Daily.objects.all()
     assert [[(daily.id, daily.par) for daily in days] for days in prepared] == [
         [(today.id, today.par)]

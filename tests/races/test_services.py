@@ -1,7 +1,5 @@
 """The races' services: a room's life cycle, its rules, the end of a round, ranking and ratings."""
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -14,6 +12,7 @@ from game.models import Game, Mode, Status
 from races import services
 from races.models import MAX_RACERS, Entry, PlayerRating, Racer, RoomState, Round
 from races.selectors import lobby_rooms, ratings_page, room_snapshot
+from tests.concurrency import at_once
 from tests.races.conftest import SEED, make_player
 
 pytestmark = pytest.mark.django_db
@@ -297,20 +296,15 @@ def test_concurrent_joins_never_seat_a_ninth_racer() -> None:
     host = make_player("host")
     room = open_room(host)
     players = [make_player(f"racer{n}") for n in range(12)]
-    barrier = threading.Barrier(len(players))
 
     def join(player: User) -> str:
-        barrier.wait()
         try:
             services.room_join(code=room.code, user=player)
         except services.RoomFull:
             return "full"
-        finally:
-            connection.close()
         return "seated"
 
-    with ThreadPoolExecutor(max_workers=len(players)) as pool:
-        outcomes = list(pool.map(join, players))
+    outcomes = at_once(join, players)
 
     assert outcomes.count("seated") == MAX_RACERS - 1
     assert outcomes.count("full") == len(players) - (MAX_RACERS - 1)

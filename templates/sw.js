@@ -3,6 +3,9 @@
 const CACHE = "tripeaks-{{ version }}";
 const FILES = {{ files|safe }};
 const OFFLINE = "{{ offline }}";
+// The scripts' catalog of a page not in English: kept once fetched, under its versioned address
+// (core/script_catalog.py), so that the stored tutorial speaks the page's language offline.
+const CATALOG = "{{ catalog }}";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
@@ -26,8 +29,19 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(() => offlinePage(url)));
   } else if (FILES.includes(url.pathname)) {
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+  } else if (url.pathname === CATALOG && url.searchParams.has("v")) {
+    event.respondWith(catalog(request));
   }
 });
+
+async function catalog(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const answer = await fetch(request);
+  if (answer.ok) await cache.put(request, answer.clone());
+  return answer;
+}
 
 async function offlinePage(url) {
   return (await caches.match(url.pathname)) || (await caches.match(OFFLINE));

@@ -105,7 +105,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     script = render(
         request,
         "sw.js",
-        {"files": json.dumps(files), "version": version, "offline": reverse("offline")},
+        {
+            "files": json.dumps(files),
+            "version": version,
+            "offline": reverse("offline"),
+            "catalog": reverse("javascript_catalog"),
+        },
         content_type="text/javascript",
     )
     script["Service-Worker-Allowed"] = "/"

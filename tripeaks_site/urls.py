@@ -2,9 +2,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import AdminSignInForm
+from core.script_catalog import script_catalog
 from tripeaks_site.install import manifest, offline, service_worker
 from tripeaks_site.views import health, metrics, ready
 
@@ -28,8 +28,8 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("api.urls")),
     path("admin/", admin.site.urls),
-    # Languages: the switcher posts to set_language (/i18n/setlang/); scripts may load the
-    # catalog of their strings from /jsi18n/ (docs/translations.md).
+    # Languages: the switcher posts to set_language (/i18n/setlang/); the scripts' words come
+    # from the catalog at /jsi18n/, which every page not in English loads (docs/translations.md).
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript_catalog"),
+    path("jsi18n/", script_catalog, name="javascript_catalog"),
 ]

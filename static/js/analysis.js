@@ -5,11 +5,10 @@
 // Everything goes in with textContent; the numbers are the server's, nothing is worked out here.
 
 import { cardShort } from "./cards.js";
+import { format, gettext, ngettext, orList } from "./i18n.js";
 
 const POLL_INTERVAL = 2000; // ms between two asks while the server answers 202
 const POLL_LIMIT = 60000; // ms after the first ask when asking stops
-
-const PENDING_TEXT = "Working out par…";
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -18,15 +17,24 @@ function element(tag, className, text) {
   return node;
 }
 
-function plural(count, one, many) {
-  return `${count} ${count === 1 ? one : many}`;
+/** "Working out par…": the words while the analysis is awaited. */
+function pendingText() {
+  return gettext("Working out par…");
+}
+
+/** `text` (an ngettext form for `count`, holding %(count)s) with the count put in. */
+function counted(text, count) {
+  return format(text, { count });
 }
 
 /** "9♥", "9♥ or 7♣", "9♥, 7♣ or J♦". */
 function cardList(codes) {
-  const names = codes.map(cardShort);
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+  return orList(codes.map(cardShort));
+}
+
+/** A whole percent in the page's way of writing it: "46%", French "46 %". */
+function percentText(value) {
+  return format(gettext("%(percent)s%%"), { percent: value });
 }
 
 /** Whole percent, never shown as 100% unless it is (rounding 99.6% up would claim par). */
@@ -56,7 +64,7 @@ export class AnalysisView {
   }
 
   /** The words while the analysis is on its way. */
-  pending(text = PENDING_TEXT) {
+  pending(text = pendingText()) {
     if (this.ready) return;
     this.root.dataset.state = "pending";
     this.root.setAttribute("aria-busy", "true");
@@ -78,7 +86,7 @@ export class AnalysisView {
     this.analysis = null;
     this.root.dataset.state = "pending";
     this.root.removeAttribute("aria-busy");
-    this.status.textContent = PENDING_TEXT;
+    this.status.textContent = pendingText();
     this.status.hidden = false;
     this.body.replaceChildren();
     this.body.hidden = true;
@@ -109,21 +117,25 @@ export class AnalysisView {
   #par({ par, par_exact: exact, share, score }) {
     const part = element("div", "analysis__par");
     const line = element("p", "analysis__par-line");
-    line.append(exact ? "Par: " : "Par: at least ");
+    line.append(exact ? gettext("Par: ") : gettext("Par: at least "));
     const value = element("strong", "analysis__par-value", String(par));
     value.dataset.analysisPar = "";
     line.append(value);
     if (!exact) {
-      line.append(element("span", "analysis__note", " (the solver stopped before proving more)"));
+      line.append(
+        element("span", "analysis__note", gettext(" (the solver stopped before proving more)")),
+      );
     }
     part.append(line);
     if (typeof share === "number") {
       const shown = percent(share);
       const words = element("p", "analysis__share-line");
-      words.append(`Your ${plural(score, "point", "points")}: `);
-      const value = element("strong", "", `${shown}%`);
+      words.append(
+        counted(ngettext("Your %(count)s point: ", "Your %(count)s points: ", score), score),
+      );
+      const value = element("strong", "", percentText(shown));
       value.dataset.analysisShare = "";
-      words.append(value, " of par");
+      words.append(value, gettext(" of par"));
       const bar = element("div", "analysis__bar");
       bar.setAttribute("aria-hidden", "true");
       const fill = element("span", "analysis__fill");
@@ -139,19 +151,21 @@ export class AnalysisView {
     const line = element("p", "analysis__verdict");
     line.dataset.analysisVerdict = "";
     if (status === "won") {
-      line.textContent = "You won the deal.";
+      line.textContent = gettext("You won the deal.");
     } else if (winnable === false) {
-      line.textContent = "This deal could not be won: no line clears all 28 cards.";
+      line.textContent = gettext("This deal could not be won: no line clears all 28 cards.");
       line.classList.add("analysis__verdict--lost");
     } else if (winnable === null || winnable === undefined) {
-      line.textContent = "The solver could not settle whether this deal could be won.";
+      line.textContent = gettext("The solver could not settle whether this deal could be won.");
     } else if (typeof lostAt === "number") {
-      line.append("The deal could still be won until ", this.#move(lostAt), ".");
+      line.append(gettext("The deal could still be won until "), this.#move(lostAt), ".");
       line.classList.add("analysis__verdict--missed");
     } else if (status === "abandoned") {
-      line.textContent = "The deal could still have been won from where you stopped.";
+      line.textContent = gettext("The deal could still have been won from where you stopped.");
     } else {
-      line.textContent = "The deal could be won; the solver could not place the turning point.";
+      line.textContent = gettext(
+        "The deal could be won; the solver could not place the turning point.",
+      );
     }
     return [line];
   }
@@ -159,35 +173,49 @@ export class AnalysisView {
   // The cards are left out of each mistake while a daily deal is secret to anyone but its player.
 
   #draws(draws) {
-    return this.#mistakes("Draws while a card fitted", draws, {
-      none: "None: you never drew while a card on the peaks fitted.",
+    return this.#mistakes(gettext("Draws while a card fitted"), draws, {
+      none: gettext("None: you never drew while a card on the peaks fitted."),
       data: "analysisDraws",
-      words: ({ fits }) => `: you drew while ${fits?.length ? cardList(fits) : "a card"} fitted`,
+      words: ({ fits }) =>
+        fits?.length
+          ? format(gettext(": you drew while %(cards)s fitted"), { cards: cardList(fits) })
+          : gettext(": you drew while a card fitted"),
     });
   }
 
   /** Plays that turned nothing over while another fitting card would have. */
   #openers(plays) {
-    return this.#mistakes("Plays that opened nothing", plays, {
-      none: "None: when a play could turn a card over, you made one.",
+    return this.#mistakes(gettext("Plays that opened nothing"), plays, {
+      none: gettext("None: when a play could turn a card over, you made one."),
       data: "analysisOpeners",
       words: ({ card, openers }) => {
-        const played = card ? `the ${cardShort(card)}` : "a card";
-        const better = openers?.length ? cardList(openers) : "another card";
-        return `: you played ${played}, which opened nothing, while ${better} would have turned a card over`;
+        const played = card
+          ? format(gettext("the %(card)s"), { card: cardShort(card) })
+          : gettext("a card");
+        const better = openers?.length ? cardList(openers) : gettext("another card");
+        return format(
+          gettext(
+            ": you played %(played)s, which opened nothing, while %(better)s would have turned a card over",
+          ),
+          { played, better },
+        );
       },
     });
   }
 
   /** Draws made while a card fitted across the King–Ace wrap. */
   #wraps(missed) {
-    return this.#mistakes("King–Ace links missed", missed, {
-      none: "None: you never drew past a King–Ace link.",
+    return this.#mistakes(gettext("King–Ace links missed"), missed, {
+      none: gettext("None: you never drew past a King–Ace link."),
       data: "analysisWraps",
       words: ({ waste, cards }) => {
-        const what = cards?.length ? cardList(cards) : "a card";
-        const onto = waste ? ` on the ${cardShort(waste)}` : "";
-        return `: you drew while ${what} fitted${onto}: King and Ace are neighbours`;
+        const what = cards?.length ? cardList(cards) : gettext("a card");
+        const words = waste
+          ? gettext(
+              ": you drew while %(what)s fitted on the %(waste)s: King and Ace are neighbours",
+            )
+          : gettext(": you drew while %(what)s fitted: King and Ace are neighbours");
+        return format(words, { what, waste: waste ? cardShort(waste) : "" });
       },
     });
   }
@@ -217,20 +245,26 @@ export class AnalysisView {
   /** The run of draws that found nothing at the end of a lost game. */
   #stock(left) {
     const part = element("div", "analysis__part");
-    part.append(this.#heading("The stock left for last"));
+    part.append(this.#heading(gettext("The stock left for last")));
     if (!left) {
       part.append(
-        element("p", "", "No: the game did not end on a run of draws that found nothing."),
+        element("p", "", gettext("No: the game did not end on a run of draws that found nothing.")),
       );
       return part;
     }
     const line = element("p");
     line.dataset.analysisStock = "";
     line.append(
-      "From ",
+      gettext("From "),
       this.#move(left.move),
-      `, the last ${plural(left.draws, "draw", "draws")} went by without a play: the final draws` +
-        " are easy to waste. Open face-down cards while the stock is still deep.",
+      counted(
+        ngettext(
+          ", the last %(count)s draw went by without a play: the final draws are easy to waste. Open face-down cards while the stock is still deep.",
+          ", the last %(count)s draws went by without a play: the final draws are easy to waste. Open face-down cards while the stock is still deep.",
+          left.draws,
+        ),
+        left.draws,
+      ),
     );
     part.append(line);
     return part;
@@ -238,32 +272,49 @@ export class AnalysisView {
 
   #streaks(streaks) {
     const part = element("div", "analysis__part");
-    part.append(this.#heading("Streaks"));
+    part.append(this.#heading(gettext("Streaks")));
     if (streaks.length === 0) {
-      part.append(element("p", "", "No streaks: no card was played."));
+      part.append(element("p", "", gettext("No streaks: no card was played.")));
       return part;
     }
     const longest = streaks.reduce((best, streak) => (streak.length > best.length ? streak : best));
     const list = element("ul", "analysis__facts");
     const first = element("li");
     first.append(
-      `Longest: ${plural(longest.length, "card", "cards")} from `,
+      counted(
+        ngettext("Longest: %(count)s card from ", "Longest: %(count)s cards from ", longest.length),
+        longest.length,
+      ),
       this.#move(longest.first_move),
-      `, ${plural(longest.points, "point", "points")}`,
+      counted(ngettext(", %(count)s point", ", %(count)s points", longest.points), longest.points),
     );
     first.dataset.analysisLongest = "";
-    list.append(first, element("li", "", `${plural(streaks.length, "streak", "streaks")} in all`));
+    list.append(
+      first,
+      element(
+        "li",
+        "",
+        counted(
+          ngettext("%(count)s streak in all", "%(count)s streaks in all", streaks.length),
+          streaks.length,
+        ),
+      ),
+    );
     const breaks = streaks.map((streak) => streak.broken_by).filter((move) => move !== null);
     if (breaks.length) {
       const item = element("li");
       item.append(
-        breaks.length === 1 ? "Broken by the draw at move " : "Broken by the draws at moves ",
+        breaks.length === 1
+          ? gettext("Broken by the draw at move ")
+          : gettext("Broken by the draws at moves "),
       );
       breaks.forEach((move, i) => {
-        if (i > 0) item.append(i === breaks.length - 1 ? " and " : ", ");
+        if (i > 0) item.append(i === breaks.length - 1 ? gettext(" and ") : ", ");
         item.append(this.#move(move, { bare: true }));
       });
-      if (streaks.at(-1).broken_by === null) item.append("; the last ran to the end of the game");
+      if (streaks.at(-1).broken_by === null) {
+        item.append(gettext("; the last ran to the end of the game"));
+      }
       list.append(item);
     }
     part.append(list);
@@ -276,12 +327,17 @@ export class AnalysisView {
 
   /** "move 12", or "Move 12" to start a sentence, or just "12" in a list of moves. */
   #move(number, { capital = false, bare = false } = {}) {
-    const text = bare ? String(number) : `${capital ? "Move" : "move"} ${number}`;
+    const text = bare
+      ? String(number)
+      : format(capital ? gettext("Move %(move)s") : gettext("move %(move)s"), { move: number });
     if (!this.jump) return element("span", "analysis__move", text);
     const button = element("button", "analysis__move analysis__move--jump", text);
     button.type = "button";
     button.dataset.jump = String(number);
-    button.setAttribute("aria-label", `Move ${number}, show it in the replay`);
+    button.setAttribute(
+      "aria-label",
+      format(gettext("Move %(move)s, show it in the replay"), { move: number }),
+    );
     button.addEventListener("click", () => this.jump(number));
     return button;
   }
@@ -289,9 +345,12 @@ export class AnalysisView {
 
 /** One sentence for the live region once the analysis is in. */
 export function analysisSentence({ par, par_exact: exact, share }) {
-  const parText = exact ? `par ${par}` : `par at least ${par}`;
-  const shareText = typeof share === "number" ? `: you scored ${percent(share)}% of par` : "";
-  return `Analysis ready, ${parText}${shareText}.`;
+  const parText = format(exact ? gettext("par %(par)s") : gettext("par at least %(par)s"), { par });
+  const shareText =
+    typeof share === "number"
+      ? format(gettext(": you scored %(share)s of par"), { share: percentText(percent(share)) })
+      : "";
+  return format(gettext("Analysis ready, %(par)s%(share)s."), { par: parText, share: shareText });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The live region, and the words for what changed between two snapshots of a game.
 
-import { cardName } from "./cards.js";
+import { theCard } from "./cards.js";
+import { andList, format, gettext, ngettext } from "./i18n.js";
 
 export class Announcer {
   constructor(region) {
@@ -20,10 +21,6 @@ export class Announcer {
   }
 }
 
-function plural(count, one, many) {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /**
  * What happened between snapshot `before` and `after` (VIEWs), in a sentence or three.
  * Only what both snapshots show is named, so a face-down card is named once it turns up.
@@ -31,11 +28,19 @@ function plural(count, one, many) {
 export function describeChange(before, after) {
   const parts = [];
   if (!before) {
-    const peaks = plural(after.cards_left, "card", "cards");
-    const fits = plural(after.playable.length, "card fits", "cards fit");
+    const peaks = ngettext(
+      "%(count)s card on the peaks",
+      "%(count)s cards on the peaks",
+      after.cards_left,
+    );
+    const fits = ngettext("%(count)s card fits", "%(count)s cards fit", after.playable.length);
     parts.push(
-      `The waste shows the ${cardName(after.waste)}. ${peaks} on the peaks,` +
-        ` ${after.stock_count} in the stock, ${fits}.`,
+      format(gettext("The waste shows %(card)s. %(peaks)s, %(stock)s in the stock, %(fits)s."), {
+        card: theCard(after.waste),
+        peaks: format(peaks, { count: after.cards_left }),
+        stock: after.stock_count,
+        fits: format(fits, { count: after.playable.length }),
+      }),
     );
   } else if (after.seq === before.seq + 1) {
     const played = after.tableau.findIndex(
@@ -43,26 +48,49 @@ export function describeChange(before, after) {
     );
     if (played >= 0) {
       parts.push(
-        `Played the ${cardName(after.waste)}. Streak ${after.streak}, score ${after.score}.`,
+        format(gettext("Played %(card)s. Streak %(streak)s, score %(score)s."), {
+          card: theCard(after.waste),
+          streak: after.streak,
+          score: after.score,
+        }),
       );
     } else if (after.stock_count < before.stock_count) {
-      const left = plural(after.stock_count, "card", "cards");
-      parts.push(`Drew the ${cardName(after.waste)}. ${left} left in the stock.`);
+      const left = ngettext(
+        "%(count)s card left in the stock.",
+        "%(count)s cards left in the stock.",
+        after.stock_count,
+      );
+      parts.push(
+        format(gettext("Drew %(card)s."), { card: theCard(after.waste) }) +
+          " " +
+          format(left, { count: after.stock_count }),
+      );
     }
     const turned = after.tableau
       .filter((code, pos) => before.tableau[pos] === "down" && code !== "down" && code !== null)
-      .map(cardName);
-    if (turned.length) parts.push(`Turned over: the ${turned.join(" and the ")}.`);
+      .map(theCard);
+    if (turned.length) {
+      parts.push(format(gettext("Turned over: %(cards)s."), { cards: andList(turned) }));
+    }
     if (after.peaks_cleared > before.peaks_cleared) {
       const bonus = (after.breakdown?.peak_bonus ?? 0) - (before.breakdown?.peak_bonus ?? 0);
-      parts.push(bonus > 0 ? `Peak cleared: ${bonus} bonus points.` : "Peak cleared.");
+      parts.push(
+        bonus > 0
+          ? format(gettext("Peak cleared: %(bonus)s bonus points."), { bonus })
+          : gettext("Peak cleared."),
+      );
     }
   } else if (after.seq !== before.seq) {
-    parts.push(`Back in sync after move ${after.seq}. Score ${after.score}.`);
+    parts.push(
+      format(gettext("Back in sync after move %(move)s. Score %(score)s."), {
+        move: after.seq,
+        score: after.score,
+      }),
+    );
   }
   if (after.status === "in_progress") {
     if (after.playable.length === 0 && after.stock_count > 0 && after.seq !== before?.seq) {
-      parts.push("Nothing fits: draw from the stock.");
+      parts.push(gettext("Nothing fits: draw from the stock."));
     }
   } else if (!before || before.status === "in_progress") {
     parts.push(endSentence(after));
@@ -73,18 +101,53 @@ export function describeChange(before, after) {
 /** What is left at the end of a game, for the game-over panel. */
 export function endSummary(view) {
   if (view.status === "won") {
-    const spare = plural(view.stock_count, "card", "cards");
-    return `All 28 cards cleared, with ${spare} to spare in the stock.`;
+    const text = ngettext(
+      "All 28 cards cleared, with %(count)s card to spare in the stock.",
+      "All 28 cards cleared, with %(count)s cards to spare in the stock.",
+      view.stock_count,
+    );
+    return format(text, { count: view.stock_count });
   }
-  const left = plural(view.cards_left, "card", "cards");
-  if (view.status === "lost") return `The stock ran out with ${left} still on the peaks.`;
-  return `You gave up with ${left} still on the peaks.`;
+  const count = view.cards_left;
+  if (view.status === "lost") {
+    const text = ngettext(
+      "The stock ran out with %(count)s card still on the peaks.",
+      "The stock ran out with %(count)s cards still on the peaks.",
+      count,
+    );
+    return format(text, { count });
+  }
+  const text = ngettext(
+    "You gave up with %(count)s card still on the peaks.",
+    "You gave up with %(count)s cards still on the peaks.",
+    count,
+  );
+  return format(text, { count });
 }
 
 /** One sentence for a game that is over. */
 export function endSentence(view) {
-  const score = plural(view.score, "point", "points");
-  if (view.status === "won") return `You won, with ${score}!`;
-  if (view.status === "lost") return `No more moves: the game is over, with ${score}.`;
-  return `Game given up, with ${score}.`;
+  const count = view.score;
+  if (view.status === "won") {
+    return format(
+      ngettext("You won, with %(count)s point!", "You won, with %(count)s points!", count),
+      {
+        count,
+      },
+    );
+  }
+  if (view.status === "lost") {
+    const text = ngettext(
+      "No more moves: the game is over, with %(count)s point.",
+      "No more moves: the game is over, with %(count)s points.",
+      count,
+    );
+    return format(text, { count });
+  }
+  const text = ngettext(
+    "Game given up, with %(count)s point.",
+    "Game given up, with %(count)s points.",
+    count,
+  );
+  return format(text, { count });
 }

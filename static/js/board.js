@@ -4,6 +4,7 @@
 // textContent, never as HTML.
 
 import { cardLabel, cardName, rankLabel, suitOf, suitSymbol } from "./cards.js";
+import { format, gettext, ngettext } from "./i18n.js";
 import { motionAllowed } from "./settings.js";
 
 const TABLEAU_SIZE = 28;
@@ -109,7 +110,10 @@ export class Board {
     this.tabStop = null; // the one card reached by Tab: arrow keys move it (a roving tabindex)
 
     root.classList.add("board", "board--loading");
-    const peaks = element("div", "board__peaks", { role: "group", "aria-label": "The peaks" });
+    const peaks = element("div", "board__peaks", {
+      role: "group",
+      "aria-label": gettext("The peaks"),
+    });
     this.cards = [];
     for (let position = 0; position < TABLEAU_SIZE; position += 1) {
       const card = element("button", "card card--down", { type: "button", tabindex: "-1" });
@@ -129,7 +133,7 @@ export class Board {
     this.stockCount = element("span", "stock__count", { "aria-hidden": "true" });
     this.stock.append(this.stockCount);
     stockPile.append(this.stock, element("span", "pile__label"));
-    stockPile.lastChild.textContent = "Stock";
+    stockPile.lastChild.textContent = gettext("Stock");
 
     const wastePile = element("div", "pile pile--waste");
     this.waste = element("div", "waste", { role: "img" });
@@ -139,7 +143,7 @@ export class Board {
     this.wasteTop.append(cardBody());
     this.waste.append(this.wasteUnder, this.wasteTop);
     wastePile.append(this.waste, element("span", "pile__label"));
-    wastePile.lastChild.textContent = "Waste";
+    wastePile.lastChild.textContent = gettext("Waste");
 
     piles.append(stockPile, wastePile);
     root.replaceChildren(peaks, piles);
@@ -266,14 +270,17 @@ export class Board {
     if (card.face === "played") {
       node.removeAttribute("aria-label");
     } else if (card.face === "down") {
-      node.setAttribute("aria-label", "face-down card");
+      node.setAttribute("aria-label", gettext("face-down card"));
     } else if (card.face === "revealed") {
-      node.setAttribute("aria-label", `${cardLabel(card.code)}, face down`);
+      node.setAttribute(
+        "aria-label",
+        format(gettext("%(card)s, face down"), { card: cardLabel(card.code) }),
+      );
     } else {
       let label = cardLabel(card.code);
-      if (card.playable && !over) label += ", playable";
-      if (isTarget) label += ", play this card";
-      if (isHint && !over) label += ", suggested by the hint";
+      if (card.playable && !over) label += gettext(", playable");
+      if (isTarget) label += gettext(", play this card");
+      if (isHint && !over) label += gettext(", suggested by the hint");
       node.setAttribute("aria-label", label);
     }
   }
@@ -289,12 +296,19 @@ export class Board {
     this.stock.classList.toggle("stock--hint", this.interactive && stuck);
     this.stock.disabled = !this.interactive || board.over || count === 0;
     this.stockCount.textContent = String(count);
-    const cards = count === 1 ? "1 card" : `${count} cards`;
-    const action = this.interactive && !board.over ? ": draw" : "";
-    const suggested = isHint && !board.over && count > 0 ? ", suggested by the hint" : "";
+    const cards = format(ngettext("%(count)s card", "%(count)s cards", count), { count });
+    const action = this.interactive && !board.over ? gettext(": draw") : "";
+    const suggested = isHint && !board.over && count > 0 ? gettext(", suggested by the hint") : "";
     // The name starts with what the button shows, its count (axe: label-content-name-mismatch).
     const label =
-      count === 0 ? "0: stock, empty" : `${count}: stock, ${cards}${action}${suggested}`;
+      count === 0
+        ? gettext("0: stock, empty")
+        : format(gettext("%(count)s: stock, %(cards)s%(action)s%(suggested)s"), {
+            count,
+            cards,
+            action,
+            suggested,
+          });
     this.stock.setAttribute("aria-label", label);
   }
 
@@ -307,7 +321,10 @@ export class Board {
       paintFace(this.wasteUnder, previousTop);
     }
     paintFace(this.wasteTop, top);
-    this.waste.setAttribute("aria-label", `Waste: ${cardName(top)}`);
+    this.waste.setAttribute(
+      "aria-label",
+      format(gettext("Waste: %(card)s"), { card: cardName(top) }),
+    );
   }
 
   /** Where the new waste card comes from, measured before the board changes. */

@@ -7,15 +7,20 @@
 
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
+import { format, gettext, pgettext } from "./i18n.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 
-const STATUS_TEXT = {
-  playing: "playing",
-  won: "won",
-  lost: "no more moves",
-  gave_up: "gave up",
-  out_of_time: "out of time",
-};
+/** A player's status in words (the code itself, for one this page does not know). */
+function statusText(code) {
+  const words = {
+    playing: pgettext("racer status", "playing"),
+    won: pgettext("racer status", "won"),
+    lost: pgettext("racer status", "no more moves"),
+    gave_up: pgettext("racer status", "gave up"),
+    out_of_time: pgettext("racer status", "out of time"),
+  };
+  return words[code] ?? code;
+}
 
 function cell(text, header = false) {
   const element = document.createElement(header ? "th" : "td");
@@ -51,7 +56,7 @@ class Challenge {
       onMessage: (message) => this.receive(message),
       onStatus: (status) =>
         showConnectionState(root.querySelector("[data-connection]"), status, undefined, {
-          names: { open: "Live" },
+          names: { open: gettext("Live") },
         }),
     });
   }
@@ -63,7 +68,7 @@ class Challenge {
       copy.addEventListener("click", async () => {
         const link = this.root.querySelector("[data-challenge-link]").textContent;
         await navigator.clipboard.writeText(link);
-        copy.textContent = "Copied";
+        copy.textContent = gettext("Copied");
       });
     }
     this.socket.start();
@@ -90,7 +95,11 @@ class Challenge {
     }
     for (const racer of room.racers) {
       const known = before?.racers.some((other) => other.player === racer.player);
-      if (before && !known) this.announcer.say(`${racer.player} joined the challenge.`);
+      if (before && !known) {
+        this.announcer.say(
+          format(gettext("%(player)s joined the challenge."), { player: racer.player }),
+        );
+      }
     }
     this.draw();
   }
@@ -114,7 +123,11 @@ class Challenge {
     this.draw();
     if (frame.player !== this.me && before?.status !== frame.status && frame.status !== "playing") {
       this.announcer.say(
-        `${frame.player}: ${STATUS_TEXT[frame.status] ?? frame.status}, ${frame.score} points.`,
+        format(gettext("%(player)s: %(status)s, %(score)s points."), {
+          player: frame.player,
+          status: statusText(frame.status),
+          score: frame.score,
+        }),
       );
     }
   }
@@ -129,7 +142,7 @@ class Challenge {
       const row = document.createElement("tr");
       row.dataset.player = player;
       if (player === this.me) row.className = "board-row--me";
-      const status = figures ? (STATUS_TEXT[figures.status] ?? figures.status) : "not played yet";
+      const status = figures ? statusText(figures.status) : gettext("not played yet");
       row.append(
         cell(figures ? String(index + 1) : "–"),
         cell(player, true),

@@ -2,6 +2,8 @@
 // with the Clipboard API and says so; where the browser will not, it selects the link for the
 // player to copy. Hidden without scripts: the link itself is shown either way.
 
+import { gettext } from "./i18n.js";
+
 const SAID_MS = 3000;
 
 /**
@@ -24,7 +26,7 @@ export function bindCopyLink(button, link, status) {
     const text = link.textContent.trim();
     try {
       await navigator.clipboard.writeText(text);
-      say("Link copied.");
+      say(gettext("Link copied."));
     } catch {
       // No clipboard (an insecure page, a refusal): select the link so that a keystroke copies it.
       const range = document.createRange();
@@ -32,7 +34,7 @@ export function bindCopyLink(button, link, status) {
       const selection = window.getSelection();
       selection.removeAllRanges();
       selection.addRange(range);
-      say("The link is selected: press Ctrl+C (or ⌘C) to copy it.");
+      say(gettext("The link is selected: press Ctrl+C (or ⌘C) to copy it."));
     }
   });
 }

@@ -2,6 +2,8 @@
 // data-ends-at (ms since the epoch, UTC), updated each second. The server renders a rough figure
 // first, so the page says something without JavaScript.
 
+import { format, gettext } from "./i18n.js";
+
 function pad(number) {
   return String(number).padStart(2, "0");
 }
@@ -12,15 +14,23 @@ export function timeLeft(ms) {
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
-  if (hours) return `${hours} h ${pad(minutes)} min ${pad(seconds)} s`;
-  if (minutes) return `${minutes} min ${pad(seconds)} s`;
-  return `${seconds} s`;
+  if (hours) {
+    return format(gettext("%(hours)s h %(minutes)s min %(seconds)s s"), {
+      hours,
+      minutes: pad(minutes),
+      seconds: pad(seconds),
+    });
+  }
+  if (minutes) {
+    return format(gettext("%(minutes)s min %(seconds)s s"), { minutes, seconds: pad(seconds) });
+  }
+  return format(gettext("%(seconds)s s"), { seconds });
 }
 
 function tick(element, endsAt) {
   const left = endsAt - Date.now();
   if (left <= 0) {
-    element.textContent = "now: reload the page for the new challenge";
+    element.textContent = gettext("now: reload the page for the new challenge");
     element.dataset.countdownDone = "";
     return false;
   }

@@ -3,6 +3,7 @@
 // highest `version` seen is drawn; names go in with textContent. Reconnects with backoff.
 
 import { formatDuration } from "./clock.js";
+import { gettext } from "./i18n.js";
 import { socketUrl } from "./socket.js";
 
 const FIRST_DELAY = 1000;
@@ -36,7 +37,7 @@ function row(entry, me) {
     tr.setAttribute("aria-current", "true");
     const you = document.createElement("span");
     you.className = "board-row__you";
-    you.textContent = "(you)";
+    you.textContent = gettext("(you)");
     player.append(" ", you);
   }
   const finished = cell("");

@@ -1,8 +1,9 @@
 // The game-over panel folds away to one button, so that the player can look at the final table
 // behind it, and unfolds again. The button is a disclosure (aria-expanded) of the panel's body.
 
+import { gettext } from "./i18n.js";
+
 const FOLDED_CLASS = "is-folded";
-const TEXT = { open: "See the table", folded: "Show the result" };
 
 /** Fold `panel` (true) or unfold it (false). */
 export function setFolded(panel, folded) {
@@ -12,7 +13,9 @@ export function setFolded(panel, folded) {
   panel.classList.toggle(FOLDED_CLASS, folded);
   body.hidden = folded;
   button.setAttribute("aria-expanded", String(!folded));
-  button.querySelector("[data-over-fold-text]").textContent = folded ? TEXT.folded : TEXT.open;
+  button.querySelector("[data-over-fold-text]").textContent = folded
+    ? gettext("Show the result")
+    : gettext("See the table");
 }
 
 /** Make the panel's fold button work (once: calling again changes nothing). */

@@ -3,21 +3,24 @@
 // module holds what they share: the words for a move, the stock's cards, the step buttons, the
 // list of moves, and the keys ←, →, Home and End. How a frame is drawn is each page's own.
 
-import { cardName, cardShort } from "./cards.js";
+import { cardName, cardShort, theCard } from "./cards.js";
+import { format, gettext } from "./i18n.js";
 import { isTyping } from "./input.js";
 
 const STEP_KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
 
 /** A move in words for the list: "8♦", or "draw (K♠)" with the card the draw turned up. */
 export function moveText(frame) {
-  return frame.move === "draw" ? `draw (${cardShort(frame.waste)})` : cardShort(frame.move);
+  return frame.move === "draw"
+    ? format(gettext("draw (%(card)s)"), { card: cardShort(frame.waste) })
+    : cardShort(frame.move);
 }
 
 /** A move in a sentence: "played the eight of diamonds", "drew the king of spades". */
 export function moveSentence(frame) {
   return frame.move === "draw"
-    ? `drew the ${cardName(frame.waste)}`
-    : `played the ${cardName(frame.move)}`;
+    ? format(gettext("drew %(card)s"), { card: theCard(frame.waste) })
+    : format(gettext("played %(card)s"), { card: theCard(frame.move) });
 }
 
 /** One card of a stock list: its short name shown, its full name read out. */

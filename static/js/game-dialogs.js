@@ -1,6 +1,7 @@
 // The game page's questions: give up the game, and draw while a card on the peaks fits (asked of a
 // player who wants to be asked). Each is a <dialog> whose form answers "confirm" or "cancel".
 
+import { format, gettext, ngettext } from "./i18n.js";
 import { preference } from "./settings.js";
 
 /** Call `action` each time `dialog` closes with the answer "confirm". */
@@ -25,9 +26,14 @@ export function closeDialogs(dialogs) {
 
 /** What the question before a draw says fits: "2 cards on the peaks fit the waste." */
 export function fitsText(count) {
-  if (count === 0) return "No card on the peaks fits the waste any more.";
-  if (count === 1) return "A card on the peaks fits the waste.";
-  return `${count} cards on the peaks fit the waste.`;
+  if (count === 0) return gettext("No card on the peaks fits the waste any more.");
+  if (count === 1) return gettext("A card on the peaks fits the waste.");
+  const text = ngettext(
+    "%(count)s card on the peaks fits the waste.",
+    "%(count)s cards on the peaks fit the waste.",
+    count,
+  );
+  return format(text, { count });
 }
 
 /** Keep an open question before a draw true to `view`. */

@@ -7,12 +7,21 @@ import { endSummary } from "./announce.js";
 import { celebrate } from "./celebrate.js";
 import { formatDuration } from "./clock.js";
 import { bindFold, setFolded } from "./fold.js";
+import { gettext } from "./i18n.js";
 import { breakdownDetails, scoreBreakdown } from "./score.js";
 import { isOver } from "./state.js";
 
 const ANALYSIS_WAIT = 60000; // ms after the end of a game before saying the analysis is late
 
-const OVER_TITLES = { won: "You won!", lost: "No more moves", abandoned: "Game given up" };
+/** The panel's title for a game ended with `status`. */
+function overTitle(status) {
+  const titles = {
+    won: gettext("You won!"),
+    lost: gettext("No more moves"),
+    abandoned: gettext("Game given up"),
+  };
+  return titles[status];
+}
 
 /**
  * Fill the game-over `panel` from the final `view` and show it; say whether it was hidden. When it
@@ -24,7 +33,7 @@ export function showGameOver(panel, view) {
   const { streakPoints, peakBonus, clearingBonus } = scoreBreakdown(view.breakdown);
   const details = breakdownDetails(view);
   panel.dataset.status = view.status;
-  field("title").textContent = OVER_TITLES[view.status];
+  field("title").textContent = overTitle(view.status);
   field("summary").textContent = endSummary(view);
   field("streak-points").textContent = String(streakPoints);
   field("peak-detail").textContent = details.peaks;
@@ -114,7 +123,7 @@ export class PostGameAnalysis {
   async #late() {
     if (this.view.ready || (await this.loader.fetchOnce())) return;
     this.view.unavailable(
-      "The analysis is taking longer than usual. It will be on this game's replay page.",
+      gettext("The analysis is taking longer than usual. It will be on this game's replay page."),
     );
   }
 }

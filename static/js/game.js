@@ -23,6 +23,7 @@ import { GameFeed, gamePaths } from "./game-feed.js";
 import { PostGameAnalysis, showGameOver } from "./game-over.js";
 import { bindDealForms, fitToGame } from "./game-switch.js";
 import { Hints } from "./hints.js";
+import { gettext } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { MoveQueue } from "./move-queue.js";
 import { whyNot } from "./rules.js";
@@ -31,8 +32,6 @@ import { initSettings } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { playSound } from "./sounds.js";
 import { GameState, isOver } from "./state.js";
-
-const CLOSED_TEXT = { 4401: "Your account is suspended." };
 
 /**
  * Start the game page: `root` carries data-socket-path (the player's socket), data-game-id (the
@@ -124,9 +123,11 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
   }
 
   function showConnection(status, detail) {
-    showConnectionState(connection, status, detail, { closedText: CLOSED_TEXT });
+    showConnectionState(connection, status, detail, {
+      closedText: { 4401: gettext("Your account is suspended.") },
+    });
     if (status === "open") {
-      if (lostAnnounced) announcer.say("Reconnected.");
+      if (lostAnnounced) announcer.say(gettext("Reconnected."));
       wasConnected = true;
       lostAnnounced = false;
       analysis.connectionChanged(state.view);
@@ -137,7 +138,9 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     feed.dealRefused(); // nor a game asked for
     analysis.connectionChanged(state.view);
     if (wasConnected && !lostAnnounced && status !== "connecting") {
-      announcer.say(status === "closed" ? "Disconnected." : "Connection lost. Reconnecting…");
+      announcer.say(
+        status === "closed" ? gettext("Disconnected.") : gettext("Connection lost. Reconnecting…"),
+      );
       lostAnnounced = true;
     }
   }
@@ -233,7 +236,7 @@ export function startGame(root, { onGameChanged = () => {} } = {}) {
     }
     moves.refused();
     if (code === "out_of_sync") {
-      showMessage("The game moved on elsewhere; this board now shows where it stands.");
+      showMessage(gettext("The game moved on elsewhere; this board now shows where it stands."));
     } else {
       let text = message;
       if (code === "illegal_move" && typeof target === "number") {

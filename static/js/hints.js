@@ -2,6 +2,7 @@
 // the board rings that card (or the stock) until the game moves on. The first hint of a game is
 // asked for only after the player agrees that it marks the game assisted, for good.
 
+import { gettext } from "./i18n.js";
 import { isOver } from "./state.js";
 
 const ANSWER_TIMEOUT = 5000; // ms after which a hint asked for and not answered may be asked again
@@ -53,7 +54,7 @@ export class Hints {
     const view = this.state.view;
     if (view === null || isOver(view) || this.#asked) return;
     if (view.mode !== "casual") {
-      this.say("Hints are for casual games only.");
+      this.say(gettext("Hints are for casual games only."));
       return;
     }
     if (!view.assisted && !this.#agreed) {
@@ -61,7 +62,7 @@ export class Hints {
       return;
     }
     if (!this.socket.isOpen) {
-      this.say("Not connected: the hint will have to wait for the connection.");
+      this.say(gettext("Not connected: the hint will have to wait for the connection."));
       return;
     }
     this.#asked = this.socket.send({ type: "hint" });

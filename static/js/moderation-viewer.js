@@ -6,10 +6,22 @@
 import { Announcer } from "./announce.js";
 import { Board, boardFromFrame } from "./board.js";
 import { FrameStepper, moveSentence, moveText, stockCard } from "./frames.js";
+import { format, gettext } from "./i18n.js";
 
 /** The time a move was recorded, to the millisecond: fast play shows in these. */
 function clockTime(iso) {
   return iso ? new Date(iso).toISOString().slice(11, 23) : "";
+}
+
+/** A game's status in words (the code, spaced, for one this page does not know). */
+function statusText(status) {
+  const words = {
+    in_progress: gettext("in progress"),
+    won: gettext("won"),
+    lost: gettext("lost"),
+    abandoned: gettext("abandoned"),
+  };
+  return words[status] ?? status.replace("_", " ");
 }
 
 function startViewer(root, frames) {
@@ -27,10 +39,17 @@ function startViewer(root, frames) {
       stockList.replaceChildren(...frame.stock.map(stockCard));
       const where =
         index === 0
-          ? "The deal, before the first move"
-          : `Move ${index} of ${last}: ${moveSentence(frame)}`;
-      const figures = `score ${frame.score}, streak ${frame.streak}, ${frame.stock.length} in the stock`;
-      const end = index === last ? `; ${frame.status.replace("_", " ")}` : "";
+          ? gettext("The deal, before the first move")
+          : format(gettext("Move %(move)s of %(moves)s: %(what)s"), {
+              move: index,
+              moves: last,
+              what: moveSentence(frame),
+            });
+      const figures = format(
+        gettext("score %(score)s, streak %(streak)s, %(stock)s in the stock"),
+        { score: frame.score, streak: frame.streak, stock: frame.stock.length },
+      );
+      const end = index === last ? `; ${statusText(frame.status)}` : "";
       announcer.say(`${where}. ${figures}${end}.`);
     },
   });

@@ -11,29 +11,42 @@
 import { Announcer } from "./announce.js";
 import { formatDuration } from "./clock.js";
 import { bindCopyLink } from "./copy-link.js";
+import { format, gettext, pgettext } from "./i18n.js";
 import { motionAllowed } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 
-const STATUS_TEXT = {
-  ready: "ready",
-  playing: "playing",
-  won: "won",
-  lost: "no more moves",
-  gave_up: "gave up",
-  left: "left",
-  out_of_time: "out of time",
-};
+/** A racer's status in words (the code itself, for one this page does not know). */
+function statusText(code) {
+  const words = {
+    waiting: pgettext("racer status", "waiting"),
+    ready: pgettext("racer status", "ready"),
+    playing: pgettext("racer status", "playing"),
+    won: pgettext("racer status", "won"),
+    lost: pgettext("racer status", "no more moves"),
+    gave_up: pgettext("racer status", "gave up"),
+    left: pgettext("racer status", "left"),
+    out_of_time: pgettext("racer status", "out of time"),
+  };
+  return words[code] ?? code;
+}
 
-const STATE_TEXT = {
-  waiting: "Waiting for the host to start the race.",
-  countdown: "Get ready: the race starts in a moment.",
-  racing: "The race is on.",
-  finished: "The race is over.",
-};
-
-const CONNECTION_NAMES = { open: "Live" };
+/** The room's state in a sentence. */
+function stateText(state) {
+  const words = {
+    waiting: gettext("Waiting for the host to start the race."),
+    countdown: gettext("Get ready: the race starts in a moment."),
+    racing: gettext("The race is on."),
+    finished: gettext("The race is over."),
+  };
+  return words[state];
+}
 
 const GO_MS = 900; // how long "Go!" stays up over the board once the countdown is over
+
+/** The word that starts the race, large over the board. */
+function go() {
+  return gettext("Go!");
+}
 
 function cell(text, header = false) {
   const element = document.createElement(header ? "th" : "td");
@@ -98,7 +111,7 @@ export class RaceRoom {
 
   showConnection(status) {
     const connection = this.find(":scope > .race__header [data-connection]");
-    showConnectionState(connection, status, undefined, { names: CONNECTION_NAMES });
+    showConnectionState(connection, status, undefined, { names: { open: gettext("Live") } });
   }
 
   receive(message) {
@@ -140,10 +153,14 @@ export class RaceRoom {
     )
       this.bringBoardIntoView(); // the race begins, or the page (re)opens during it
     if (before && before.state !== room.state) {
-      this.announcer.say(STATE_TEXT[room.state]);
+      this.announcer.say(stateText(room.state));
       if (room.state === "finished" && room.results?.length) {
         const winners = room.results.filter((result) => result.rank === 1);
-        this.announcer.say(`The race is over. Winner: ${winners.map((r) => r.player).join(", ")}.`);
+        this.announcer.say(
+          format(gettext("The race is over. Winner: %(winners)s."), {
+            winners: winners.map((r) => r.player).join(", "),
+          }),
+        );
       }
     }
   }
@@ -179,7 +196,11 @@ export class RaceRoom {
     this.drawRacers();
     if (frame.player !== this.me && before?.status !== frame.status && frame.status !== "playing") {
       this.announcer.say(
-        `${frame.player}: ${STATUS_TEXT[frame.status] ?? frame.status}, ${frame.score} points.`,
+        format(gettext("%(player)s: %(status)s, %(score)s points."), {
+          player: frame.player,
+          status: statusText(frame.status),
+          score: frame.score,
+        }),
       );
     }
   }
@@ -202,33 +223,33 @@ export class RaceRoom {
       }
       const name = span("racer__name", racer.player);
       const notes = [];
-      if (racer.player === this.me) notes.push("you");
-      if (racer.host) notes.push("host");
-      if (!racer.connected) notes.push("disconnected");
+      if (racer.player === this.me) notes.push(gettext("you"));
+      if (racer.host) notes.push(gettext("host"));
+      if (!racer.connected) notes.push(gettext("disconnected"));
       if (notes.length) name.append(span("racer__note", ` (${notes.join(", ")})`));
       item.dataset.connected = String(racer.connected);
       const code = this.shownStatus(figures);
-      const status = field("status", STATUS_TEXT[code] ?? code);
+      const status = field("status", statusText(code));
       status.classList.add("racer__status");
       item.dataset.status = code;
       const more = span("racer__more");
       more.append(
-        ", streak ",
+        gettext(", streak "),
         field("streak", figure(figures?.streak)),
-        ", peaks ",
+        gettext(", peaks "),
         field("peaks", figures ? `${figures.peaks_cleared}/3` : "–"),
-        ", moves ",
+        gettext(", moves "),
         field("moves", figure(figures?.moves)),
-        ", time ",
+        gettext(", time "),
         field("time", figures?.finished_ms != null ? formatDuration(figures.finished_ms) : "–"),
       );
       const numbers = span("racer__figures");
       numbers.hidden = figures === null; // nothing to show before the racer's game is dealt
       numbers.append(
         field("cards-left", figure(figures?.cards_left)),
-        " left · ",
+        gettext(" left · "),
         field("score", figure(figures?.score)),
-        " pts",
+        gettext(" pts"),
         more,
       );
       item.append(name, " ", status, " ", numbers);
@@ -262,13 +283,13 @@ export class RaceRoom {
           : `${Math.round(result.rating)} (${change >= 0 ? "+" : "−"}${Math.abs(Math.round(change))})`;
       const link = document.createElement("a");
       link.href = `/games/${encodeURIComponent(result.game)}/`;
-      link.textContent = "Replay";
+      link.textContent = gettext("Replay");
       const game = document.createElement("td");
       game.append(link);
       row.append(
         cell(String(result.rank)),
         cell(result.player, true),
-        cell(STATUS_TEXT[result.status] ?? result.status),
+        cell(statusText(result.status)),
         cell(String(result.score)),
         cell(result.duration_ms == null ? "–" : formatDuration(result.duration_ms)),
         cell(rating),
@@ -311,7 +332,7 @@ export class RaceRoom {
     const room = this.room;
     const status = this.find("[data-race-status]");
     const now = Date.now() + this.serverOffset;
-    let text = STATE_TEXT[room.state];
+    let text = stateText(room.state);
     let big = null;
     let next = 0;
     if (room.round && room.state !== "finished" && room.state !== "waiting") {
@@ -319,22 +340,24 @@ export class RaceRoom {
       const endsAt = room.round.ends_at ? Date.parse(room.round.ends_at) : null;
       if (now < startsAt) {
         const seconds = Math.ceil((startsAt - now) / 1000);
-        text = `The race starts in ${seconds} s.`;
+        text = format(gettext("The race starts in %(seconds)s s."), { seconds });
         big = String(seconds);
         next = 1000 - ((startsAt - now) % 1000);
       } else {
         text =
           endsAt === null
-            ? "Go! The race is on."
-            : `Go! Time left: ${formatDuration(Math.max(0, endsAt - now))}`;
+            ? gettext("Go! The race is on.")
+            : format(gettext("Go! Time left: %(time)s"), {
+                time: formatDuration(Math.max(0, endsAt - now)),
+              });
         if (endsAt !== null && now < endsAt) next = 1000 - ((endsAt - now) % 1000);
         if (now - startsAt < GO_MS) {
-          big = "Go!";
+          big = go();
           next = next ? Math.min(next, GO_MS - (now - startsAt)) : GO_MS - (now - startsAt);
         }
         if (this.root.dataset.state === "countdown") {
           this.root.dataset.state = "racing";
-          this.announcer.say("Go!");
+          this.announcer.say(go());
           this.drawRacers();
         }
       }
@@ -353,7 +376,7 @@ export class RaceRoom {
     if (!countdown) return;
     countdown.hidden = text === null;
     countdown.textContent = text ?? "";
-    countdown.classList.toggle("race__countdown--go", text === "Go!");
+    countdown.classList.toggle("race__countdown--go", text === go());
   }
 }
 

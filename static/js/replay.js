@@ -7,10 +7,19 @@ import { Announcer } from "./announce.js";
 import { Board, boardFromFrame } from "./board.js";
 import { formatDuration } from "./clock.js";
 import { FrameStepper, moveSentence, moveText, stockCard } from "./frames.js";
+import { format, gettext, ngettext } from "./i18n.js";
 import { breakdownDetails, renderHud } from "./score.js";
 import { initSettings, motionAllowed } from "./settings.js";
 
-const ENDINGS = { won: "won", lost: "no more moves", abandoned: "given up" };
+/** How a game ended, in words, for the sentence on its last frame. */
+function ending(status) {
+  const words = {
+    won: gettext("won"),
+    lost: gettext("no more moves"),
+    abandoned: gettext("given up"),
+  };
+  return words[status];
+}
 
 /** The VIEW-like numbers of a frame, for the score line above the board. */
 function frameNumbers(frame) {
@@ -44,9 +53,16 @@ function startReplay(root, frames) {
       stockList.replaceChildren(...frame.stock.map(stockCard));
       const where =
         index === 0
-          ? "The deal, before the first move"
-          : `Move ${index} of ${last}: ${moveSentence(frame)}`;
-      const end = index === last ? ` The game ends here: ${ENDINGS[root.dataset.status]}.` : "";
+          ? gettext("The deal, before the first move")
+          : format(gettext("Move %(move)s of %(moves)s: %(what)s"), {
+              move: index,
+              moves: last,
+              what: moveSentence(frame),
+            });
+      const end =
+        index === last
+          ? ` ${format(gettext("The game ends here: %(ending)s."), { ending: ending(root.dataset.status) })}`
+          : "";
       position.textContent = `${where}.${end}`;
     },
   });
@@ -76,11 +92,17 @@ function startReplay(root, frames) {
   analysis.pending();
   new AnalysisLoader(root.dataset.analysisUrl, {
     onReady: (report) => analysis.show(report),
-    onGiveUp: () => analysis.unavailable("The analysis is not ready yet: reload in a minute."),
+    onGiveUp: () =>
+      analysis.unavailable(gettext("The analysis is not ready yet: reload in a minute.")),
   }).poll();
 
   stepper.show(0);
-  announcer.say(`Replay of a game with ${last} moves. Use the arrow keys to step through it.`);
+  const replayText = ngettext(
+    "Replay of a game with %(count)s move. Use the arrow keys to step through it.",
+    "Replay of a game with %(count)s moves. Use the arrow keys to step through it.",
+    last,
+  );
+  announcer.say(format(replayText, { count: last }));
 }
 
 startReplay(

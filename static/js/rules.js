@@ -4,16 +4,9 @@
 // server's answer names them). The server still referees every move: this only predicts.
 
 import { cardShort } from "./cards.js";
+import { format, gettext, orList } from "./i18n.js";
 
 const RANK_ORDER = "A23456789TJQK";
-const RANK_WORDS = {
-  A: "an Ace",
-  8: "an 8",
-  T: "a 10",
-  J: "a Jack",
-  Q: "a Queen",
-  K: "a King",
-};
 const STREAK_STEP = 10; // the Nth card of a streak scores 10 × N (the rules' scoring table)
 const PEAK_BONUS = 100; // a peak's top card cleared
 const PEAK_TOPS = 3; // positions 0, 1 and 2 are the tops of the peaks
@@ -21,6 +14,19 @@ const PEAK_TOPS = 3; // positions 0, 1 and 2 are the tops of the peaks
 /** Whether King and Ace count as neighbours in `variant` (they do, but in "tripeaks-nowrap"). */
 export function wraps(variant) {
   return variant !== "tripeaks-nowrap";
+}
+
+/** "a 2", "an Ace", "a Queen": a card of a rank, to play. */
+function aRank(rank) {
+  const words = {
+    A: gettext("an Ace"),
+    8: gettext("an 8"),
+    T: gettext("a 10"),
+    J: gettext("a Jack"),
+    Q: gettext("a Queen"),
+    K: gettext("a King"),
+  };
+  return words[rank] ?? format(gettext("a %(rank)s"), { rank });
 }
 
 function rankIndex(code) {
@@ -66,13 +72,15 @@ export function playablePositions(tableau, waste, variant) {
  */
 export function whyNot(view, position) {
   const code = view.tableau[position];
-  if (code === null || code === undefined) return "That card has already been played.";
-  if (code === "down") return "That card is covered: clear the cards on top of it first.";
+  if (code === null || code === undefined) return gettext("That card has already been played.");
+  if (code === "down") return gettext("That card is covered: clear the cards on top of it first.");
   if (fits(code, view.waste, view.variant)) return null;
-  const wanted = neighbourRanks(view.waste, view.variant).map(
-    (rank) => RANK_WORDS[rank] ?? `a ${rank}`,
-  );
-  return `${cardShort(code)} doesn't fit on ${cardShort(view.waste)}: play ${wanted.join(" or ")}.`;
+  const wanted = neighbourRanks(view.waste, view.variant).map(aRank);
+  return format(gettext("%(card)s doesn't fit on %(waste)s: play %(wanted)s."), {
+    card: cardShort(code),
+    waste: cardShort(view.waste),
+    wanted: orList(wanted),
+  });
 }
 
 /**

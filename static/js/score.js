@@ -1,6 +1,8 @@
 // The numbers above the board, and the score split by the lines of the scoring table.
 // The split comes from the server (VIEW.breakdown): the browser knows no scoring rule of its own.
 
+import { format, gettext, ngettext } from "./i18n.js";
+
 /**
  * The breakdown of a score as the server sent it ({streak_points, peak_bonus, clearing_bonus}),
  * in this module's names. Missing lines read as 0.
@@ -16,11 +18,18 @@ export function scoreBreakdown(breakdown) {
 /** The words beside the bonus lines: how many peaks, how many cards were left in the stock. */
 export function breakdownDetails({ peaks_cleared: peaks, stock_count: stock, status }) {
   return {
-    peaks: `${peaks} of 3 peaks`,
+    peaks: format(gettext("%(peaks)s of 3 peaks"), { peaks }),
     clearing:
       status === "won"
-        ? `${stock} ${stock === 1 ? "card" : "cards"} left in the stock`
-        : "for a cleared board",
+        ? format(
+            ngettext(
+              "%(count)s card left in the stock",
+              "%(count)s cards left in the stock",
+              stock,
+            ),
+            { count: stock },
+          )
+        : gettext("for a cleared board"),
   };
 }
 

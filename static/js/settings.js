@@ -9,6 +9,8 @@
 // on a bus, a laptop at home): they are kept in this browser for everyone. Either way they reach the page through `apply`, which sets the
 // classes on <html> and the value `preference` answers.
 
+import { gettext } from "./i18n.js";
+
 const PREFERENCES = {
   "four-colour": {
     field: "four_colour_deck",
@@ -164,7 +166,7 @@ export function initSettings(root = document) {
       const kept = store.read(name);
       input.checked = kept;
       apply(name, kept);
-      if (status) status.textContent = "That change could not be saved. Please try again.";
+      if (status) status.textContent = gettext("That change could not be saved. Please try again.");
     });
   }
 }

@@ -1,6 +1,8 @@
 // The Copy button of a daily result's share text ([data-share]): the clipboard API where the page
 // may use it, else the old way, selecting the text box and copying the selection.
 
+import { gettext } from "./i18n.js";
+
 const CLIPBOARD_WAIT = 2000; // ms: a clipboard that has not answered by then is given up on
 
 /** `promise`, or a rejection once `ms` have passed without it settling. */
@@ -37,7 +39,7 @@ export function startShareButtons(root = document) {
     if (!box || !button || !status) continue;
     button.addEventListener("click", async () => {
       const copied = await copy(box.value, box);
-      status.textContent = copied ? "Copied" : "Select the text and copy it";
+      status.textContent = copied ? gettext("Copied") : gettext("Select the text and copy it");
       share.dataset.copied = copied ? "yes" : "no";
     });
   }

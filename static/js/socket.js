@@ -1,6 +1,8 @@
 // A page's websocket: connects, and reconnects after any loss with exponential backoff and
 // jitter, so that a laptop waking up or a phone changing networks finds its game again.
 
+import { gettext } from "./i18n.js";
+
 const FIRST_DELAY = 500; // ms before the first retry (at most; see #delay)
 const MAX_DELAY = 15000;
 const PROBE_TIMEOUT = 4000; // ms a live connection has to answer a probe
@@ -15,12 +17,15 @@ export function socketUrl(path) {
 }
 
 /** What a connection's state is called beside a board (the pages may rename one or two). */
-export const CONNECTION_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  offline: "Offline: waiting for the network…",
-};
+export function connectionText(status) {
+  const words = {
+    connecting: gettext("Connecting…"),
+    open: gettext("Connected"),
+    reconnecting: gettext("Reconnecting…"),
+    offline: gettext("Offline: waiting for the network…"),
+  };
+  return words[status];
+}
 
 /**
  * Show a socket's state in a [data-connection] element: `status` and `detail` as `onStatus`
@@ -30,8 +35,8 @@ export function showConnectionState(element, status, detail, { closedText = {}, 
   element.dataset.state = status;
   const text =
     status === "closed"
-      ? (closedText[detail] ?? names.closed ?? "Disconnected")
-      : (names[status] ?? CONNECTION_TEXT[status]);
+      ? (closedText[detail] ?? names.closed ?? gettext("Disconnected"))
+      : (names[status] ?? connectionText(status));
   element.querySelector("[data-connection-text]").textContent = text;
 }
 

@@ -3,6 +3,8 @@
 // fade the cut edge and say "scroll sideways" (site.css), and makes such a wrap reachable with the
 // keyboard (tabindex, a named region) so that it can be scrolled with the arrow keys.
 
+import { format, gettext } from "./i18n.js";
+
 /** A name for the scrolling region: its table's, and that it scrolls (unlike the section's). */
 function regionName(wrap) {
   const table = wrap.querySelector("table");
@@ -10,7 +12,9 @@ function regionName(wrap) {
   const label = labelledBy
     ? document.getElementById(labelledBy)?.textContent
     : table?.caption?.textContent;
-  return `${(label || "Table").trim()}, scrolls sideways`;
+  return format(gettext("%(table)s, scrolls sideways"), {
+    table: (label || gettext("Table")).trim(),
+  });
 }
 
 /** Update the marks of one wrap from its sizes and scroll position. */

@@ -6,6 +6,7 @@
 import { Announcer, describeChange } from "./announce.js";
 import { Board, boardFromView } from "./board.js";
 import { cardShort } from "./cards.js";
+import { format, gettext } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
@@ -26,7 +27,8 @@ function startTutorial(root, frames) {
     const target = move === null ? null : move === "draw" ? "stock" : view.tableau.indexOf(move);
     board.render(boardFromView(view), { animate, target });
     renderHud(root, view);
-    find("progress").textContent = `Step ${frame.step} of ${steps}`;
+    const progress = format(gettext("Step %(step)s of %(steps)s"), { step: frame.step, steps });
+    find("progress").textContent = progress;
     find("title").textContent = frame.title;
     find("text").textContent = frame.text;
     find("hint").textContent = "";
@@ -34,7 +36,7 @@ function startTutorial(root, frames) {
     find("next").hidden = move !== null || index === frames.length - 1;
     find("done").hidden = index !== frames.length - 1;
     const change = animate ? describeChange(previous.view, view) : "";
-    announcer.say(`${change} Step ${frame.step} of ${steps}: ${frame.title}. ${frame.text}`.trim());
+    announcer.say(`${change} ${progress}: ${frame.title}. ${frame.text}`.trim());
     if (focusTitle) {
       find("title").focus({ preventScroll: true });
     } else if (typeof target === "number" && root.contains(document.activeElement)) {
@@ -50,8 +52,12 @@ function startTutorial(root, frames) {
       show(index + 1, { animate: true });
       return;
     }
-    const wanted = frame.move === "draw" ? "the stock" : `the ${cardShort(frame.move)}`;
-    const hint = `Not that one: this step asks for ${wanted}.`;
+    const hint =
+      frame.move === "draw"
+        ? gettext("Not that one: this step asks for the stock.")
+        : format(gettext("Not that one: this step asks for the %(card)s."), {
+            card: cardShort(frame.move),
+          });
     find("hint").textContent = hint;
     announcer.say(hint);
     if (position !== null) board.shake(position);

@@ -6,40 +6,62 @@
 
 import { Announcer } from "./announce.js";
 import { Board, boardFromView } from "./board.js";
-import { cardName } from "./cards.js";
+import { theCard } from "./cards.js";
 import { Clock } from "./clock.js";
+import { format, gettext, ngettext } from "./i18n.js";
 import { renderHud } from "./score.js";
 import { initSettings } from "./settings.js";
 import { GameSocket, showConnectionState, socketUrl } from "./socket.js";
 import { GameState, isOver } from "./state.js";
 import { applyMoved, missedBefore } from "./view.js";
 
-const CLOSED_TEXT = {
-  4401: "Your account is suspended.",
-  4403: "Not watching",
-  4404: "This game does not exist.",
-};
+/** What the connection line says when the server hangs up for good, by close code. */
+function closedText() {
+  return {
+    4401: gettext("Your account is suspended."),
+    4403: gettext("Not watching"),
+    4404: gettext("This game does not exist."),
+  };
+}
 
-function plural(count, one, many) {
-  return `${count} ${count === 1 ? one : many}`;
+/** `text` (an ngettext form for `count`, holding %(count)s) with the count put in. */
+function counted(text, count) {
+  return format(text, { count });
 }
 
 /** The end panel's title for a finished game played by `player`. */
 export function endTitle(view, player) {
-  if (view.status === "won") return `${player} won!`;
-  if (view.status === "lost") return "No more moves";
-  return `${player} gave up`;
+  if (view.status === "won") return format(gettext("%(player)s won!"), { player });
+  if (view.status === "lost") return gettext("No more moves");
+  return format(gettext("%(player)s gave up"), { player });
 }
 
 /** The end panel's line: what was left, and the score. */
 export function endLine(view) {
-  const score = plural(view.score, "point", "points");
+  const score = counted(ngettext("%(count)s point", "%(count)s points", view.score), view.score);
   if (view.status === "won") {
-    return `All 28 cards cleared, with ${plural(view.stock_count, "card", "cards")} to spare in the stock: ${score}.`;
+    const spare = ngettext(
+      "All 28 cards cleared, with %(count)s card to spare in the stock: %(score)s.",
+      "All 28 cards cleared, with %(count)s cards to spare in the stock: %(score)s.",
+      view.stock_count,
+    );
+    return format(spare, { count: view.stock_count, score });
   }
-  const left = plural(view.cards_left, "card", "cards");
-  if (view.status === "lost") return `The stock ran out with ${left} still on the peaks: ${score}.`;
-  return `Given up with ${left} still on the peaks: ${score}.`;
+  const left = view.cards_left;
+  if (view.status === "lost") {
+    const text = ngettext(
+      "The stock ran out with %(count)s card still on the peaks: %(score)s.",
+      "The stock ran out with %(count)s cards still on the peaks: %(score)s.",
+      left,
+    );
+    return format(text, { count: left, score });
+  }
+  const text = ngettext(
+    "Given up with %(count)s card still on the peaks: %(score)s.",
+    "Given up with %(count)s cards still on the peaks: %(score)s.",
+    left,
+  );
+  return format(text, { count: left, score });
 }
 
 /**
@@ -48,19 +70,41 @@ export function endLine(view) {
  */
 export function watchSentence(before, after, player) {
   if (!before) {
-    const peaks = plural(after.cards_left, "card", "cards");
-    return `Watching ${player}. Score ${after.score}, ${peaks} on the peaks, ${after.stock_count} in the stock.`;
+    const text = ngettext(
+      "Watching %(player)s. Score %(score)s, %(count)s card on the peaks, %(stock)s in the stock.",
+      "Watching %(player)s. Score %(score)s, %(count)s cards on the peaks, %(stock)s in the stock.",
+      after.cards_left,
+    );
+    return format(text, {
+      player,
+      score: after.score,
+      count: after.cards_left,
+      stock: after.stock_count,
+    });
   }
   const parts = [];
   if (after.seq === before.seq + 1) {
     const played = after.tableau.some((code, pos) => code === null && before.tableau[pos] !== null);
     if (played) {
-      parts.push(`${player} played the ${cardName(after.waste)}. Score ${after.score}.`);
+      parts.push(
+        format(gettext("%(player)s played %(card)s. Score %(score)s."), {
+          player,
+          card: theCard(after.waste),
+          score: after.score,
+        }),
+      );
     } else if (after.stock_count < before.stock_count) {
-      parts.push(`${player} drew the ${cardName(after.waste)}.`);
+      parts.push(
+        format(gettext("%(player)s drew %(card)s."), { player, card: theCard(after.waste) }),
+      );
     }
   } else if (after.seq > before.seq) {
-    parts.push(`Caught up after move ${after.seq}. Score ${after.score}.`);
+    parts.push(
+      format(gettext("Caught up after move %(move)s. Score %(score)s."), {
+        move: after.seq,
+        score: after.score,
+      }),
+    );
   }
   if (isOver(after) && !isOver(before)) parts.push(`${endTitle(after, player)} ${endLine(after)}`);
   return parts.join(" ");
@@ -85,7 +129,7 @@ export function startWatching(root) {
   let closedBecause = ""; // the server's reason when it refused to go on
 
   function showConnection(status, detail) {
-    showConnectionState(connection, status, detail, { closedText: CLOSED_TEXT });
+    showConnectionState(connection, status, detail, { closedText: closedText() });
     if (status === "closed" && closedBecause) showMessage(closedBecause);
   }
 
@@ -128,10 +172,10 @@ export function startWatching(root) {
   /** The game is over: say how it ended (when known) and point to its own page. */
   function showEnd(view) {
     const title = find("[data-over-title]");
-    title.textContent = view ? endTitle(view, player) : "This game is over";
+    title.textContent = view ? endTitle(view, player) : gettext("This game is over");
     find("[data-over-summary]").textContent = view
       ? endLine(view)
-      : "Its own page shows how it went.";
+      : gettext("Its own page shows how it went.");
     if (view) overPanel.dataset.status = view.status;
     overPanel.hidden = false;
     find("[data-live-badge]").hidden = true;

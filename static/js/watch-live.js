@@ -2,6 +2,8 @@
 // visible, and rebuilt with textContent. The count above the table is a status region, changed
 // only when the count changes, so that screen readers hear of games coming and going, no more.
 
+import { format, gettext, ngettext } from "./i18n.js";
+
 const POLL_MS = 15000;
 
 function cell(content, className = "") {
@@ -29,8 +31,15 @@ function startedAt(iso) {
 /** One table row for a game of the list (see spectate.views.live_json). */
 export function liveRow(game) {
   const tr = document.createElement("tr");
-  const watch = link(game.watch_url, "Watch", "button button--secondary live-table__watch");
-  watch.setAttribute("aria-label", `Watch ${game.player}’s game`);
+  const watch = link(
+    game.watch_url,
+    gettext("Watch"),
+    "button button--secondary live-table__watch",
+  );
+  watch.setAttribute(
+    "aria-label",
+    format(gettext("Watch %(player)s’s game"), { player: game.player }),
+  );
   tr.append(
     cell(link(game.player_url, game.player)),
     cell(game.variant),
@@ -45,7 +54,9 @@ export function liveRow(game) {
 
 export function countText(count) {
   if (count === 0) return "";
-  return `${count} ${count === 1 ? "game" : "games"} live now.`;
+  return format(ngettext("%(count)s game live now.", "%(count)s games live now.", count), {
+    count,
+  });
 }
 
 export class LiveNow {

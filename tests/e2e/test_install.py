@@ -13,10 +13,13 @@ from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP_VIEWPORT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def installable_page(server_url: str, browser: Browser, tmp_path: Path) -> Iterator[Page]:
+@pytest.fixture(params=["en-GB"])
+def installable_page(
+    server_url: str, browser: Browser, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """A page of a browser profile of its own (Chromium installs nothing from an incognito
-    context, which every other test uses), service workers allowed."""
+    context, which every other test uses), service workers allowed, in the browser's language
+    the test asks for (English unless it says otherwise)."""
     context = browser.browser_type.launch_persistent_context(
         tmp_path / "profile",
         executable_path=str(CHROMIUM),
@@ -25,6 +28,7 @@ def installable_page(server_url: str, browser: Browser, tmp_path: Path) -> Itera
         base_url=server_url,
         viewport=DESKTOP_VIEWPORT,
         service_workers="allow",
+        locale=request.param,
     )
     try:
         yield context.pages[0] if context.pages else context.new_page()
@@ -64,3 +68,20 @@ def test_offline_a_page_shows_the_offline_page_and_the_tutorial_still_opens(
     installable_page.get_by_role("link", name="Open the tutorial").click()
     installable_page.wait_for_url("**/tutorial/")
     assert installable_page.locator("[data-t=next], .tutorial").first.is_visible()
+
+
+@pytest.mark.parametrize("installable_page", ["fr-FR"], indirect=True)
+def test_offline_the_tutorial_speaks_the_language_it_was_installed_in(
+    installable_page: Page,
+) -> None:
+    """The stored tutorial is the French one, and its scripts still have their French words
+    with the network gone (the scripts' catalog is kept by the service worker, and by the
+    browser's own cache while it holds it)."""
+    ready_for_offline(installable_page)
+    installable_page.goto("/tutorial/")  # online, once: its catalog is the home page's
+    installable_page.context.set_offline(True)
+
+    installable_page.goto("/tutorial/")
+    installable_page.locator("[data-t=next]").click()
+    progress = installable_page.locator("[data-t=progress]")
+    assert (progress.text_content() or "").startswith("Étape 2 sur ")

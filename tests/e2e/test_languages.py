@@ -1,10 +1,16 @@
 """The footer's language switcher in a real browser: choosing French by its label from the
-keyboard turns the page French, keeps the reader on it, and the French pages pass axe-core."""
+keyboard turns the page French, keeps the reader on it, and the French pages pass axe-core; and
+the words the game page's scripts write (the board's names, the connection, the live region, why
+a card cannot be played) follow the page's language."""
+
+import re
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_axe import SIZES, violations
+from tests.e2e.test_play import PLAYABLE, draw_until_something_fits, engine_state, start_game
 
 # The pages read the database (the day's challenge, the boards), which the server shares.
 pytestmark = pytest.mark.usefixtures("transactional_db")
@@ -48,3 +54,61 @@ def test_french_pages_have_no_violations(page: Page, path: str, size: str) -> No
     page.goto(path)
 
     assert violations(page) == []
+
+
+def set_language(page: Page, language: str) -> None:
+    """Choose the language as the switcher would (its cookie), and load the page again."""
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": page.url}]
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("[data-connection]")).to_have_attribute("data-state", "open")
+
+
+def test_the_game_page_scripts_speak_the_page_s_language(page: Page) -> None:
+    nbsp = "\u00a0"
+    game_id = start_game(page)
+    set_language(page, "fr")
+
+    catalog = page.locator('script[src*="/jsi18n/"]')
+    expect(catalog).to_have_count(1)
+    expect(page.locator("[data-connection-text]")).to_have_text("Connecté")
+    expect(page.locator(".pile--stock .pile__label")).to_have_text("Pioche")
+    expect(page.locator(".pile--waste .pile__label")).to_have_text("Défausse")
+    expect(page.locator(".board__peaks")).to_have_attribute("aria-label", "Les sommets")
+    expect(page.locator(".stock")).to_have_attribute(
+        "aria-label", re.compile(rf"^\d+{nbsp}: pioche, \d+ cartes{nbsp}: piocher$")
+    )
+    expect(page.locator(".waste")).to_have_attribute(
+        "aria-label", re.compile(rf"^Défausse{nbsp}: .+ de (trèfle|carreau|cœur|pique)$")
+    )
+    expect(page.locator("[data-announcer]")).to_contain_text("La défausse montre ")
+
+    # A click the rules refuse is explained in French beside the card; a covered card too.
+    state = engine_state(game_id)
+    misfit = next(p for p in range(18, 28) if p not in state.playable_positions())
+    page.locator(f'.card[data-pos="{misfit}"]').click()
+    tip = page.locator("[data-card-tip]")
+    expect(tip).to_have_text(re.compile(rf"^\S+ ne va pas sur \S+{nbsp}: jouez (un|une) .+\.$"))
+    page.locator('.card[data-pos="3"]').click(force=True, position={"x": 10, "y": 6})
+    expect(tip).to_have_text(
+        f"Cette carte est recouverte{nbsp}: dégagez d’abord les cartes posées dessus."
+    )
+
+    # A move is announced in French.
+    draws = draw_until_something_fits(page)
+    page.locator(PLAYABLE).first.click()
+    expect(page.locator("[data-game]")).to_have_attribute("data-seq", str(draws + 1))
+    expect(page.locator("[data-announcer]")).to_contain_text("Vous jouez ")
+
+    # And back in English, the same page's scripts write English again, with no catalog loaded.
+    set_language(page, "en")
+    expect(catalog).to_have_count(0)
+    expect(page.locator("[data-connection-text]")).to_have_text("Connected")
+    expect(page.locator(".pile--stock .pile__label")).to_have_text("Stock")
+    expect(page.locator(".stock")).to_have_attribute(
+        "aria-label", re.compile(r"^\d+: stock, \d+ cards?: draw$")
+    )
+    page.locator('.card[data-pos="3"]').click(force=True, position={"x": 10, "y": 6})
+    expect(tip).to_have_text("That card is covered: clear the cards on top of it first.")

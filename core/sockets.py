@@ -22,6 +22,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.conf import settings
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from core.broadcast import group_send
 from core.errors import Banned, ClientError, RateLimited, Unavailable
@@ -191,3 +193,19 @@ def websocket_stack(inner: Any) -> Any:
             CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))
         )
     )
+
+
+def scope_language(scope: Mapping[str, Any]) -> str:
+    """The language a socket speaks its player's words in (a hint's reason): as a page would
+    choose it (``LocaleMiddleware``), from the language cookie, else the browser's
+    ``Accept-Language``, else ``LANGUAGE_CODE``. The protocol itself stays English."""
+    wanted = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME) or ""]
+    headers = dict(scope.get("headers", ()))
+    accepted = headers.get(b"accept-language", b"").decode("latin-1")
+    wanted += [code for code, _ in parse_accept_lang_header(accepted) if code != "*"]
+    for code in filter(None, wanted):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

@@ -12,13 +12,14 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 
 from core.errors import ClientError, Forbidden, Unavailable
 from core.groups import game_group
 from core.layers import SKIP_CHANNEL
 from core.messages import Fields
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, MOVES_RETRYABLE
-from core.sockets import PlayerSocket
+from core.sockets import PlayerSocket, scope_language
 from game import services
 from game.errors import NoGameOpen
 from game.models import Game
@@ -47,12 +48,14 @@ class PlaySocket(PlayerSocket):
     max_message_chars = MAX_MESSAGE_CHARS
 
     player: Player
+    language: str
     game_id: uuid.UUID | None = None
     group: str | None = None
     frames: GameFrames
 
     async def connect(self) -> None:
         self.player = player_for_scope(self.scope)
+        self.language = scope_language(self.scope)
         self.frames = GameFrames()
         await self.accept()
         await self.player_join()
@@ -122,9 +125,10 @@ class PlaySocket(PlayerSocket):
         return game.id
 
     async def hint_answer(self) -> None:
-        suggestion = await services.hint_request(
-            game_id=self.current(), player=self.player, answered=self.channel_name
-        )
+        with translation.override(self.language):  # the reason is in the player's words
+            suggestion = await services.hint_request(
+                game_id=self.current(), player=self.player, answered=self.channel_name
+            )
         await self.send_json(
             {
                 "type": "hint",

@@ -36,6 +36,7 @@ from game.engine import Variant as EngineVariant
 from game.engine.hint import hint
 from game.engine.solver import solve
 from game.errors import DealHidden, GameInProgress, IllegalMove, NotStarted, OutOfSync
+from game.hint_words import hint_words
 from game.live import GameGone, LiveGame, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
@@ -280,7 +281,7 @@ async def hint_request(
     return HintOutcome(
         move=suggestion.move.text if suggestion.move is not None else None,
         position=live.state.deal.positions[card.index] if card is not None else None,
-        reason=suggestion.reason,
+        reason=hint_words(suggestion.why),
         view=view,
     )
 

@@ -38,7 +38,7 @@ from game.engine.export import (
     parse_document,
     verify,
 )
-from game.engine.hint import Hint, hint
+from game.engine.hint import Hint, Why, hint
 from game.engine.layout import COVERED_BY, PEAK_TOPS, POSITIONS, Position
 from game.engine.moves import DRAW, Move
 from game.engine.solver import (
@@ -87,6 +87,7 @@ __all__ = [
     "TriPeaksError",
     "Variant",
     "VerificationError",
+    "Why",
     "analyse",
     "analyse_moves",
     "analyse_record",

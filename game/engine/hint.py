@@ -10,6 +10,9 @@ or turns cards over; count King and Ace as neighbours when the variant does. Amo
 hint looks ahead along runs of face-up cards and picks the first card of the best run: the one
 that clears the most peaks, then turns over the most cards, then plays the most cards.
 
+Why a hint is what it is comes as facts (:class:`Why`), which the site puts into the player's
+language (``game.hint_words``); the engine itself writes no sentence.
+
 >>> from game.engine.deal import Deal
 >>> from game.engine.state import GameState
 >>> from game.engine.variants import Variant
@@ -32,15 +35,39 @@ from game.engine.state import Status
 from game.engine.variants import Variant
 from game.engine.view import FACE_DOWN, PublicView
 
-NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+GAME_OVER: Final = "over"
+NOTHING_FITS: Final = "draw"
+NO_MOVE_LEFT: Final = "stuck"
+A_PLAY: Final = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """Why a hint is what it is: the situation (:data:`GAME_OVER`, :data:`NOTHING_FITS` so draw,
+    :data:`NO_MOVE_LEFT`, or :data:`A_PLAY`) and, for a play, what it achieves."""
+
+    situation: str
+    card: Card | None = None
+    """The card to play."""
+    wraps_onto: Card | None = None
+    """The waste card, when the play fits it only because King and Ace are neighbours."""
+    clears_peak: bool = False
+    turns_over: int = 0
+    """Cards the play itself turns over (unless it clears a peak, which says more)."""
+    run: int = 0
+    """The length of the run of face-up plays it starts, when longer than the play alone."""
+    run_turns_over: int = 0
+    """Cards that run turns over beyond the play's own."""
+    streak: bool = False
+    """Whether a streak is going (said of a play that achieves nothing else)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested move (None once the game is over) and the reason, in a player's words."""
+    """A suggested move (None once the game is over or stuck) and why."""
 
     move: Move | None
-    reason: str
+    why: Why
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,18 +136,18 @@ class VisibleFacts:
 def hint(view: PublicView) -> Hint:
     """The move to consider next in the game ``view`` shows, and why."""
     if Status(view["status"]).is_over:
-        return Hint(None, "The game is over.")
+        return Hint(None, Why(GAME_OVER))
     facts = VisibleFacts.of(view)
     playable = facts.fitting(facts.waste)
     if not playable:
         if facts.stock_count:
-            return Hint(DRAW, "Draw: nothing fits.")
-        return Hint(None, "No move is left.")
+            return Hint(DRAW, Why(NOTHING_FITS))
+        return Hint(None, Why(NO_MOVE_LEFT))
     runs = RunSearch(facts)
     # The best run first; between equals, the card with the lowest position (top row, then left).
     choice = max(playable, key=lambda i: (runs.best(1 << i, i).order, -facts.face_up[i][0]))
     card = facts.face_up[choice][1]
-    return Hint(Move.play(card), _reason(facts, choice, runs.best(1 << choice, choice)))
+    return Hint(Move.play(card), _why(facts, choice, runs.best(1 << choice, choice)))
 
 
 class RunSearch:
@@ -151,34 +178,18 @@ class RunSearch:
         return known
 
 
-def _reason(facts: VisibleFacts, choice: int, run: RunValue) -> str:
-    """Why the chosen play is good, in a sentence a player understands."""
+def _why(facts: VisibleFacts, choice: int, run: RunValue) -> Why:
+    """What the chosen play achieves, as a player would be told it."""
     card = facts.face_up[choice][1]
     own = facts.value(1 << choice)
-    parts: list[str] = []
-    if own.peaks_cleared:
-        parts.append("clears a peak")
-    elif own.turned_over:
-        parts.append(f"turns over {_cards(own.turned_over)}")
-    if run.length > 1:
-        more = run.turned_over - own.turned_over
-        then = f" that turns over {_cards(more, 'more')}" if more > 0 else ""
-        parts.append(f"starts a run of {_number(run.length)} cards{then}")
-    if not parts:
-        parts.append("keeps your streak going" if facts.streak else "is the card that fits")
-    wrap_link = {card.rank, facts.waste.rank} == {ACE, KING}
-    # Cards by name, not code: the reason is read by people and by screen readers.
-    link = f" on the {facts.waste.name} (King and Ace fit)" if wrap_link else ""
-    return f"Play the {card.name}{link}: it {' and '.join(parts)}."
-
-
-def _number(n: int) -> str:
-    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-
-
-def _cards(n: int, adjective: str = "") -> str:
-    """``a card``, ``two cards``, ``one more card``, ``three more cards``."""
-    words = f"{adjective} card" if adjective else "card"
-    if n == 1:
-        return f"one {words}" if adjective else f"a {words}"
-    return f"{_number(n)} {words}s"
+    wraps = {card.rank, facts.waste.rank} == {ACE, KING}
+    return Why(
+        A_PLAY,
+        card=card,
+        wraps_onto=facts.waste if wraps else None,
+        clears_peak=own.peaks_cleared > 0,
+        turns_over=0 if own.peaks_cleared else own.turned_over,
+        run=run.length if run.length > 1 else 0,
+        run_turns_over=max(0, run.turned_over - own.turned_over) if run.length > 1 else 0,
+        streak=facts.streak > 0,
+    )

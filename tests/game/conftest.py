@@ -1,6 +1,6 @@
 """Fixtures for the game app: players, their sessions, and websocket connections."""
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -25,17 +25,21 @@ def guest_session(guest_key: str) -> str:
     return session.session_key
 
 
-def play_socket(session_key: str | None, origin: bytes = ORIGIN) -> WebsocketCommunicator:
+def play_socket(
+    session_key: str | None,
+    origin: bytes = ORIGIN,
+    extra_headers: Sequence[tuple[bytes, bytes]] = (),
+) -> WebsocketCommunicator:
     """A player's socket (``/ws/play/``), not yet connected: it opens with no game."""
-    return socket_to("/ws/play/", session_key, origin=origin)
+    return socket_to("/ws/play/", session_key, origin=origin, extra_headers=extra_headers)
 
 
 async def game_opened(
-    game_id: object, session_key: str | None
+    game_id: object, session_key: str | None, extra_headers: Sequence[tuple[bytes, bytes]] = ()
 ) -> tuple[WebsocketCommunicator, dict[str, Any]]:
     """A player's socket, connected, that was asked to open ``game_id``; and its answer (the
     game's state, or the error that refused it)."""
-    socket = play_socket(session_key)
+    socket = play_socket(session_key, extra_headers=extra_headers)
     connected, _ = await socket.connect()
     assert connected
     await socket.send_json_to({"type": "open", "game": str(game_id)})
@@ -51,9 +55,11 @@ class Seat:
         self.game = game
         self.session_key = session_key
 
-    async def connect(self) -> WebsocketCommunicator:
+    async def connect(
+        self, extra_headers: Sequence[tuple[bytes, bytes]] = ()
+    ) -> WebsocketCommunicator:
         """Open a player's socket on the game and read the state ``open`` answers."""
-        socket, first = await game_opened(self.game.id, self.session_key)
+        socket, first = await game_opened(self.game.id, self.session_key, extra_headers)
         assert first["type"] == "state", first
         return socket
 

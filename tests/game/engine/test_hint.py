@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from game.engine.cards import FULL_DECK, Card, fits
 from game.engine.deal import Deal
-from game.engine.hint import Hint, hint
+from game.engine.hint import A_PLAY, GAME_OVER, NOTHING_FITS, Hint, Why, hint
 from game.engine.layout import POSITIONS
 from game.engine.moves import DRAW, Move
 from game.engine.state import GameState
@@ -69,7 +69,8 @@ def test_a_hint_is_a_legal_move_and_never_a_draw_while_a_card_fits(state: GameSt
         return
     assert advice.move in state.legal_moves()
     assert (advice.move == DRAW) == (not state.playable_positions())
-    assert advice.reason
+    assert advice.why.situation == (NOTHING_FITS if advice.move == DRAW else A_PLAY)
+    assert advice.why.card == advice.move.card
 
 
 def deal_with(waste: str, bottom_row: dict[int, str], stock: tuple[str, ...] = ()) -> Deal:
@@ -99,8 +100,8 @@ def test_king_and_ace_fit_when_the_variant_wraps() -> None:
     deal = deal_with("Kc", {22: "Ad"})
     wrapping = hint(public_view(GameState(deal, Variant.TRIPEAKS)))
     assert wrapping.move == Move.parse("Ad")
-    assert "King and Ace" in wrapping.reason
-    assert hint(public_view(GameState(deal, Variant.NOWRAP))) == Hint(DRAW, "Draw: nothing fits.")
+    assert wrapping.why.wraps_onto == Card.parse("Kc")
+    assert hint(public_view(GameState(deal, Variant.NOWRAP))) == Hint(DRAW, Why(NOTHING_FITS))
 
 
 def test_the_play_that_starts_a_longer_run_comes_first() -> None:
@@ -109,7 +110,7 @@ def test_the_play_that_starts_a_longer_run_comes_first() -> None:
     advice = hint(public_view(GameState(deal, Variant.TRIPEAKS)))
     assert advice == Hint(
         Move.parse("8d"),
-        "Play the eight of diamonds: it starts a run of two cards that turns over one more card.",
+        Why(A_PLAY, card=Card.parse("8d"), run=2, run_turns_over=1),
     )
 
 
@@ -118,9 +119,9 @@ def test_the_play_that_turns_a_card_over_comes_first() -> None:
     deal = deal_with("5c", {18: "4d", 19: "6s", 27: "4h"}, stock=("5h",))
     state = GameState.replay(deal, Variant.TRIPEAKS, ["6s", "draw"])
     advice = hint(public_view(state))
-    assert advice == Hint(Move.parse("4d"), "Play the four of diamonds: it turns over a card.")
+    assert advice == Hint(Move.parse("4d"), Why(A_PLAY, card=Card.parse("4d"), turns_over=1))
 
 
 def test_nothing_to_suggest_once_the_game_is_over() -> None:
     state = GameState.replay(Deal.from_seed("7"), Variant.TRIPEAKS, ["draw"] * 23)
-    assert hint(public_view(state)) == Hint(None, "The game is over.")
+    assert hint(public_view(state)) == Hint(None, Why(GAME_OVER))

@@ -21,7 +21,7 @@ which Django would take for async code; see ``browser`` for how the ORM is allow
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +54,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test collected from this directory ``e2e``; skip those needing a missing browser.
 
     Skipping here, rather than in ``browser``, spares starting a server for tests that won't run.
+    A test whose server it is, with no database of its own asked for, gets one (with its tables
+    emptied after, as the server's writes are committed): pytest-django creates the test
+    database only for the tests that ask, and the server of a browser test run alone would
+    otherwise answer from a database without tables.
     """
     skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing and TRIPEAKS_SKIP_E2E=1")
     for item in items:
         if item.path.is_relative_to(E2E_DIR):
             item.add_marker(pytest.mark.e2e)
-            if chromium_skipped() and "browser" in getattr(item, "fixturenames", ()):
+            fixtures = getattr(item, "fixturenames", ())
+            if chromium_skipped() and "browser" in fixtures:
                 item.add_marker(skip)
+            if "server_url" in fixtures and not _asks_for_a_database(item, fixtures):
+                item.add_marker(pytest.mark.django_db(transaction=True))
+
+
+def _asks_for_a_database(item: pytest.Item, fixtures: Sequence[str]) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db"} & set(fixtures)
+    )
 
 
 @pytest.fixture(scope="package")

@@ -10,6 +10,7 @@ from game import postgame
 from game.engine import Deal, GameState, Variant, public_view
 from game.engine.hint import hint
 from game.engine.solver import find_par, solve
+from game.hint_words import hint_words
 from game.models import DealPar, Game, GameAnalysis
 from tests.game.conftest import Seat
 
@@ -34,7 +35,7 @@ async def test_a_hint_names_the_engines_move_and_marks_the_game_assisted(
     expected = hint(public_view(GameState(Deal.from_seed("1"), Variant.TRIPEAKS)))
     assert expected.move is not None
     assert answer["move"] == expected.move.text
-    assert answer["reason"] == expected.reason
+    assert answer["reason"] == hint_words(expected.why)
     assert answer["game"]["assisted"] is True
     assert broadcast["game"]["assisted"] is True
     if not expected.move.is_draw:

@@ -38,29 +38,31 @@ pruned by an upper bound. Every way of reaching a mask is a label, labels are gr
 their top fits, and a label that another makes redundant (third fact) is dropped. Three steps:
 
 1. **Bounds** (:func:`relaxed_bounds`): the relaxed game in which a new run may start from any
-   available card (the stock's order forgotten) depends on the played mask alone, and one visit of
-   every mask reachable (about 23,000 from the deal) bounds it. Per mask it keeps the most a new run
-   can score (``fresh``), and per rank of the next card the most a line going on with it can score
-   on a streak of 0 and the longest run it can make: on a streak ``s`` such a line scores at most
-   ``intercept + 10·s·longest``, because the streak only adds ``10·s`` per play before the next
-   draw (the bound keeps the two figures separately, which is what makes it one pass). It also
-   keeps the fewest runs that clear the peaks, so the clearing bonus is bounded by the stock less
-   the draws clearing needs. Peak bonuses count where the peak top is played.
-2. **A floor**: the same sweep as a beam, ranked by points plus bound, finds a real line: with 16
-   masks per level par itself on 14 of the first 20 standard deals and 10 of the first 20 no-wrap
-   deals; a second beam of 64 masks, pruned by the first one's floor, brings that to 17 and 14 (it
-   costs about 15 ms and halves the slowest tenth, see :data:`GUIDE_WIDTHS`).
+   available card (the stock's order forgotten) depends on the played mask alone, and one pass over
+   every mask reachable (22,932 from the deal) bounds it. Each new run is charged
+   :data:`RUN_PENALTY`, the ten points a card left in the stock is worth at the end, and each card
+   left in the stock is credited as much: a real line that draws ``u`` of the ``d`` cards left
+   makes at most ``u`` new runs and scores at most ``10·(d - u)`` for clearing, so it scores at
+   most its relaxed score less the charges, plus ``10·d``. Per mask the bound keeps ``fresh``, the
+   most a new run and all after it can score less its charge, and per rank of the next card ``y``,
+   the most a line going on with such a card scores on a streak of 1, and the longest run it can
+   make: on a streak ``s ≥ 1`` such a line scores at most ``y + 10·(s - 1)·longest``, because the
+   streak adds 10 per play before the next draw. Peak bonuses count where the peak top is played.
+   The masks and which follow which are the same for every deal: :mod:`game.engine.masks` builds
+   them once per process, so the pass does only what the ranks change.
+2. **A floor**: the same sweep as a beam, ranked by points plus bound, finds a real line: with 8
+   masks per level on standard deals and 24 on no-wrap deals (:data:`GUIDE_WIDTHS`) par itself
+   on 29 of the first 40 standard deals and 30 of the first 40 no-wrap deals (the two beams of 16
+   and 64 masks used before cost more, in the median over those deals, than the sweep they spared).
 3. **The exact sweep**: a label whose points plus its bound cannot reach the floor is dropped (the
    floor rises whenever the sweep meets a better line), and a mask none of whose labels can reach
    it is skipped whole. Only labels that could lead to a line at least as good as the floor
    survive, so the best label met is par. The longest run also makes dominance tighter: a streak is
    worth at most that many more plays, not every card left.
 
-On seeds 0–39 the beams and the sweep keep a median of 4,900 labels (standard) and 12,400
-(no-wrap), up to 110,000 on the hardest deals, where the unpruned sweep kept 100,000 to 220,000 on
-every deal. The bounds' one pass over every mask (about 100 ms) is now most of the time on a typical
-deal: par takes about a fifth of its former time on standard deals and under half on no-wrap deals,
-and the hardest no-wrap deals, whose bound stays loose, about as long as before.
+On seeds 0–39 the beam and the sweep keep a median of 2,700 labels (standard) and 6,700
+(no-wrap), up to 96,000 on the hardest deals, where the unpruned sweep kept 100,000 to 220,000 on
+every deal. The bounds' pass (about 60 ms) is most of the time on a typical deal.
 
 Budget: the bounds count one node per mask, labels one node each. A budget below
 :data:`BOUNDS_NODES` skips the bounds and sweeps unpruned, as before; if the budget or the deadline
@@ -69,15 +71,46 @@ says it is not exact (the better of that line and the floor's is returned). The 
 does not look at the deadline. :func:`find_par` remembers its last :data:`PAR_CACHE_SIZE` results by
 deal, variant and budget.
 
-**What was measured** (issue #17, then again for this search). The bound the scoring rules give
-(every card left on the current streak) is thousands of points too high mid-game and prunes almost
-nothing. The relaxed bound above is 70 to 750 points above par at the start (median 330 standard,
-390 no-wrap), yet close enough further down to drop all but a few percent of the labels; without its
-fewest-runs term for the clearing bonus, no-wrap deals keep 1.3 to 3 times as many labels. A
+**What was measured** (issue #17, three rounds). The bound the scoring rules give (every card left
+on the current streak) is thousands of points too high mid-game and prunes almost nothing. A
+relaxed bound that kept the largest intercept and the largest run of each rank apart, with a count
+of the fewest runs that clear the peaks for the clearing bonus, was 70 to 750 points above par at
+the start, yet close enough further down to drop all but a few percent of the labels. A
 depth-first branch and bound over (mask, cards drawn) with the same bound and the true par as its
 floor visits five to ten times as many nodes as the pruned sweep, because it meets a mask again for
 every number of cards drawn. A lazier bounds table does not help: a mask's bound needs every mask
-above it, so computing bounds only where the sweep goes still visits them all.
+above it: the masks above those the pruned sweep visits from its eighth level on are 13,000 to
+16,000 of the 22,932, and leaving the first levels unpruned only makes it visit more (20,000).
+
+The third round ("par ten times faster", whose target of 50 ms a deal is not reached) measured
+par's CPU time on seeds 0–39, on two cores shared with other work, the search before it and this
+one in turns in one process (the better of two runs each; two such comparisons): median 175–193
+to 85 ms on standard deals and 314–362 to 159–175 ms on no-wrap deals, deal by deal about 2 and
+1.8 times as fast (90th percentile 266–291 to 154–156 ms and 887–1,139 to 523–599 ms).
+``bench/solver.py 40``, one run per deal in a child process of its own, printed CPU medians of 185
+and 294 ms before and of 101 and 193 ms after. What each change bought:
+
+* charging new runs and crediting the stock (above) in place of the fewest-runs count: the same
+  labels, and a quarter less work per play in the bounds' pass (no third figure);
+* ``y`` per card (its score and its own run length together) in place of the largest intercept and
+  largest run of a rank apart: the no-wrap deals keep a half to a quarter of the labels on the
+  hard deals (seed 9: 81,000 to 22,000), and the narrow beam finds par more often;
+* the mask graph built once (:mod:`game.engine.masks`), walked in order with no dictionary look-up
+  or recursion, and counting in tens of points (:data:`_UNIT`): the pass roughly halved, from
+  about 120 ms to about 60 ms;
+* one narrow beam for standard deals, one wider for no-wrap deals, in place of two beams of 16
+  and 64 masks; :func:`_going_on` from the two ranks that fit a top rather than its cards; the
+  cycle collector paused during a search (:func:`_collector_paused`, about 7%).
+
+A search's own memory (the peak resident set of the process it runs in, less what it had before)
+fell from a median of 15 MB to 9 MB, the bounds keeping 28 figures per mask instead of 42; the mask
+graph holds about 14 MB more, once per process (see :mod:`game.engine.masks`).
+
+Tried and dropped: vectorising the pass across the masks of a level (big integers, gathers by
+``operator.itemgetter``) costs more to gather and pack than it saves, the builtin ``max`` is slower
+than comparisons, walking the pass position by position is slower than mask by mask, and flat or
+parallel tuples for the plays save memory but cost about 4 ms a deal. The pass still does about 35
+bytecodes for each of the 119,364 plays: below that it needs a smaller relaxation, not faster code.
 
 >>> from game.engine.deal import Deal
 >>> from game.engine.variants import Variant
@@ -88,10 +121,13 @@ above it, so computing bounds only where the sweep goes still visits them all.
 
 from __future__ import annotations
 
+import gc
 import heapq
+import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -105,6 +141,7 @@ from game.engine.layout import (
     POSITIONS,
     TABLEAU_SIZE,
 )
+from game.engine.masks import available_positions, mask_graph
 from game.engine.moves import DRAW, Move
 from game.engine.state import (
     CLEARING_BONUS_PER_CARD,
@@ -123,9 +160,13 @@ BEAM_WIDTH: Final = 100
 """Played masks kept per level by the winnability search's beam."""
 PAR_BEAM_WIDTH: Final = 64
 """Played masks kept per level once the par search has spent its budget."""
-GUIDE_WIDTHS: Final = (16, 64)
-"""Played masks kept per level by the beams that find the par search's floor, narrow then wide
-(the wide one pruned by the narrow one's floor)."""
+GUIDE_WIDTHS: Final[dict[Variant, tuple[int, ...]]] = {
+    Variant.TRIPEAKS: (8,),
+    Variant.NOWRAP: (24,),
+}
+"""By variant, the played masks kept per level by the beams that find the par search's floor (each
+pruned by the floor of the one before). The bounds of standard deals are tight enough that a narrow
+beam's floor costs least in all; no-wrap deals, whose bounds are looser, gain from a wider one."""
 BOUNDS_NODES: Final = 25_000
 """The least node budget with which the par search computes its bounds (about 23,000 masks)."""
 _TIME_CHECK_EVERY: Final = 1024
@@ -210,6 +251,7 @@ class Table:
     """A deal in the solver's terms: ranks by position, and the top waste rank after each draw."""
 
     deal: Deal
+    variant: Variant
     ranks: tuple[Rank, ...]
     draw_ranks: tuple[Rank, ...]
     fit_masks: tuple[int, ...]
@@ -239,6 +281,7 @@ class Table:
         )
         return cls(
             deal=deal,
+            variant=variant,
             ranks=ranks,
             draw_ranks=(deal.waste.rank, *(card.rank for card in deal.stock)),
             fit_masks=fit_masks,
@@ -251,11 +294,7 @@ class Table:
 
     def available(self, played: int) -> int:
         """The mask of positions not yet played whose overlapping cards are all gone."""
-        return sum(
-            1 << p
-            for p in POSITIONS
-            if not played >> p & 1 and played & COVER_MASKS[p] == COVER_MASKS[p]
-        )
+        return available_positions(played)
 
     def moves(self, steps: Iterable[int]) -> tuple[Move, ...]:
         """Moves from the searches' steps: a position to play, or :data:`DRAW_STEP`."""
@@ -571,13 +610,31 @@ def find_par_from(state: GameState, *, budget: Budget = PAR_BUDGET) -> ParResult
     if start.status.is_over:
         return ParResult(start.score, (), True, 0, _ms_since(started))
     table = Table.of(state.deal, state.variant)
-    steps, exact, nodes = par_labels(
-        table, start, budget=budget, deadline=Deadline.of(budget, started)
-    )
+    with _collector_paused():
+        steps, exact, nodes = par_labels(
+            table, start, budget=budget, deadline=Deadline.of(budget, started)
+        )
     line = table.moves(steps)
     finished = GameState.replay(state.deal, state.variant, [*state.moves, *line])
     line += _finish(finished)
     return ParResult(finished.score, line, exact, nodes, _ms_since(started))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a search runs (restored after, as it was).
+
+    A search makes tens of thousands of lists and tuples and frees them together, and none of them
+    ever forms a cycle, so the collections their making sets off find nothing: about 7% of the time
+    of a par search on a typical deal. Reference counting still frees everything at once.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def par_labels(
@@ -597,7 +654,7 @@ def par_labels(
     bounds = relaxed_bounds(table, start.played)
     nodes = len(bounds)
     guide, floor = _root_label(start), start.score
-    for width in GUIDE_WIDTHS:
+    for width in GUIDE_WIDTHS[table.variant]:
         line, points, _, guided = _par_sweep(
             table, start, bounds, floor=floor, width=width, max_nodes=budget.max_nodes
         )
@@ -622,24 +679,33 @@ _Bounds = dict[int, list[int]]
 _LONGEST: Final = KING + 1
 """Where a bounds entry keeps its longest runs: ``entry[_LONGEST + rank]`` by the rank of the
 first card, ``entry[_LONGEST]`` the longest of all."""
-_STARTS: Final = 2 * (KING + 1)
-"""Where a bounds entry keeps the fewest runs that clear the peaks: ``entry[_STARTS]`` from a new
-run, ``entry[_STARTS + rank]`` going on with a card of that rank (not counting the run going on)."""
+RUN_PENALTY: Final = CLEARING_BONUS_PER_CARD
+"""What the bounds charge a new run for the draw it costs: what a card left in the stock is worth
+at the end (see :func:`_reaching` for why that keeps them bounds)."""
+_UNIT: Final = math.gcd(STREAK_STEP, PEAK_BONUS, CLEARING_BONUS_PER_CARD)
+"""The points every score is a multiple of (10). The bounds count in these units: most of their
+numbers are then among the small integers Python shares rather than allocates."""
 _NO_PLAY: Final = -(1 << 20)
-"""An intercept for a rank with no card to play: less than any score."""
+"""A ``y`` for a rank with no card to play: less than any score."""
 
 
 def relaxed_bounds(table: Table, played: int) -> _Bounds:
     """Upper bounds on what every mask reachable from ``played`` can still score, from a relaxation.
 
-    In the relaxed game a run may start from any available card (the stock's order, and the draw a
-    new run costs, are forgotten), so a mask's future depends on the mask alone. For each mask the
-    entry holds, at index 0, ``fresh``: the most a new run and everything after it can score; at
-    index ``r`` (a rank), ``x[r]``: the most a line can score that goes on with an available card of
-    rank ``r`` on a streak of 0; at ``_LONGEST + r``, the longest run that starts with such a card.
-    With streak ``s``, a line that goes on with a card of rank ``r`` scores at most
-    ``x[r] + 10·s·longest[r]`` (its intercept and its slope each bounded by the largest), and a
-    line that draws first at most ``fresh``. Every mask reachable from ``played`` is visited once.
+    In the relaxed game a run may start from any available card (the stock's order is forgotten),
+    so a mask's future depends on the mask alone; each new run is charged :data:`RUN_PENALTY`, the
+    draw it costs. For each mask the entry holds, at index 0, ``fresh``: the most a new run and
+    everything after it can score, less the penalty (0 once every card is played); at index ``r``
+    (a rank), ``y[r]``: the most a line can score that goes on with an available card of rank ``r``
+    on a streak of 1; at ``_LONGEST + r``, the longest run that starts with such a card, and at
+    ``_LONGEST`` the longest of all. With streak ``s ≥ 1``, a line that goes on with a card of rank
+    ``r`` scores at most ``y[r] + 10·(s - 1)·longest[r]`` (the streak adds ``10`` per play before
+    the next draw), with streak 0 at most ``y[r] - 10``, and a line that draws first at most
+    ``fresh``; to any of them the penalty for every card left in the stock adds back what the draws
+    and the clearing bonus can be worth (see :func:`_reaching`). Every mask reachable from
+    ``played`` is visited once, in the order of :func:`~game.engine.masks.mask_graph`. Scores in
+    an entry are in :data:`_UNIT` (tens of points): read them through :func:`_fresh` and
+    :func:`_going_on`, which give points.
 
     >>> from game.engine.deal import Deal
     >>> from game.engine.variants import Variant
@@ -647,83 +713,60 @@ def relaxed_bounds(table: Table, played: int) -> _Bounds:
     >>> bounds[ALL_PLAYED][0], len(bounds) > 20_000
     (0, True)
     """
-    ranks = table.ranks
-    neighbours = table.neighbours
-    # By a position's bit: where its rank's figures go in an entry (intercept, longest run, fewest
-    # runs), what it scores at streak 0, where the figures of the ranks that may follow it are, and
-    # what it may uncover.
-    cards = {}
-    for p in POSITIONS:
-        rank = ranks[p]
-        one, other = _pair(neighbours[rank])
-        cards[1 << p] = (
-            rank,
-            _LONGEST + rank,
-            _STARTS + rank,
-            STREAK_STEP + (PEAK_BONUS if p in PEAK_TOPS else 0),
-            one,
-            other,
-            _LONGEST + one,
-            _LONGEST + other,
-            _STARTS + one,
-            _STARTS + other,
-            tuple((1 << q, COVER_MASKS[q]) for q in COVERS[p]),
-        )
-    empty = [0] + [_NO_PLAY] * KING + [0] * (KING + 1) + [0] + [NEVER] * KING
-    bounds: _Bounds = {ALL_PLAYED: empty}
-    step, longest_at, starts_at = STREAK_STEP, _LONGEST, _STARTS
-
-    def visit(mask: int, free: int) -> list[int]:
+    graph = mask_graph()
+    cards = _bound_cards(table)
+    empty = [0] + [_NO_PLAY] * KING + [0] * (KING + 1)
+    entries: list[list[int]] = [empty] * len(graph.masks)
+    plays = graph.plays
+    step, longest_at, penalty = STREAK_STEP // _UNIT, _LONGEST, RUN_PENALTY // _UNIT
+    places = graph.above(played)
+    for i in places[1:]:  # places[0] is the full mask
         entry = empty[:]
-        best, longest_of_all, fewest = 0, 0, NEVER
-        remaining = free
-        while remaining:
-            bit = remaining & -remaining
-            remaining ^= bit
-            (rank, at_longest, at_starts, base, one, other, l_one, l_other, s_one, s_other,
-             uncovered) = cards[bit]  # fmt: skip
-            after = mask | bit
-            below = bounds.get(after)
-            if below is None:
-                free_after = free ^ bit
-                for q_bit, q_cover in uncovered:
-                    if after & q_cover == q_cover:
-                        free_after |= q_bit
-                below = visit(after, free_after)
-            # After this card, on a streak of 1: going on with a card that fits it, or drawing.
-            intercept = below[one] if below[one] > below[other] else below[other]
-            longest = below[l_one] if below[l_one] > below[l_other] else below[l_other]
-            value = intercept + step * longest
+        best = longest_of_all = 0
+        for position, after in plays[i]:
+            rank, at_longest, base, one, other, l_one, l_other = cards[position]
+            below = entries[after]
+            # After this card, on a streak of 1: going on with a card that fits it, or a new run.
+            value = below[one] if below[one] > below[other] else below[other]
             if below[0] > value:
                 value = below[0]
             value += base
+            if value > best:
+                best = value
+            longest = below[l_one] if below[l_one] > below[l_other] else below[l_other]
+            longest += 1
+            value += step * longest
             if value > entry[rank]:
                 entry[rank] = value
-                if value > best:
-                    best = value
-            longest += 1
             if longest > entry[at_longest]:
                 entry[at_longest] = longest
                 if longest > longest_of_all:
                     longest_of_all = longest
-            starts = below[starts_at]
-            if below[s_one] < starts:
-                starts = below[s_one]
-            if below[s_other] < starts:
-                starts = below[s_other]
-            if starts < entry[at_starts]:
-                entry[at_starts] = starts
-                if starts < fewest:
-                    fewest = starts
-        entry[0] = best
+        entry[0] = best - penalty
         entry[longest_at] = longest_of_all
-        entry[starts_at] = fewest + 1
-        bounds[mask] = entry
-        return entry
+        entries[i] = entry
+    if played == 0:
+        return dict(zip(graph.masks, entries, strict=True))
+    masks = graph.masks
+    return {masks[i]: entries[i] for i in places}
 
-    if played not in bounds:
-        visit(played, table.available(played))
-    return bounds
+
+def _bound_cards(table: Table) -> list[tuple[int, int, int, int, int, int, int]]:
+    """By position, what :func:`relaxed_bounds` needs of its card: where its rank's figures go in
+    an entry (``y`` and longest run), what it scores on a streak of 0 (in :data:`_UNIT`), and where
+    the figures of the ranks that may follow it are."""
+    cards = []
+    for p in POSITIONS:
+        rank = table.ranks[p]
+        one, other = _pair(table.neighbours[rank])
+        base = _play_score(p) // _UNIT
+        cards.append((rank, _LONGEST + rank, base, one, other, _LONGEST + one, _LONGEST + other))
+    return cards
+
+
+def _play_score(position: int) -> int:
+    """What playing the card at ``position`` scores on a streak of 0, its peak bonus included."""
+    return STREAK_STEP + (PEAK_BONUS if position in PEAK_TOPS else 0)
 
 
 def _par_sweep(
@@ -760,19 +803,13 @@ def _par_sweep(
         tuple(sorted((draws, rank) for rank, draws in enumerate(first) if draws != NEVER))
         for first in _first_draws(table)
     )
-    # By a position's bit: the position, its rank, its bonus, and what it may uncover.
-    cards = {
-        1 << p: (
-            p,
-            ranks[p],
-            PEAK_BONUS if p in PEAK_TOPS else 0,
-            tuple((1 << q, COVER_MASKS[q]) for q in COVERS[p]),
-        )
-        for p in POSITIONS
-    }
+    neighbours = table.neighbours
+    graph_available = mask_graph().available
+    # By a position's bit: the position, its rank, and what playing it scores on a streak of 0.
+    cards = {1 << p: (p, ranks[p], _play_score(p)) for p in POSITIONS}
     root = _root_label(start)
     level: dict[int, dict[Rank, list[_Label]]] = {start.played: {start.top.rank: [root]}}
-    available: dict[int, int] = {start.played: table.available(start.played)}
+    available: dict[int, int] = {start.played: graph_available[start.played]}
     best, best_points = root, start.score
     floor = max(floor, best_points)
     nodes = 0
@@ -793,7 +830,7 @@ def _par_sweep(
             if entry is not None and _hopeless(by_top, entry, last, floor):
                 continue
             free = available[played]
-            groups, top_label = _groups(by_top, free, fit_masks, draw_order)
+            groups, tops, top_label = _groups(by_top, free, fit_masks, draw_order)
             if top_label[2] > best_points:
                 best, best_points = top_label, top_label[2]
                 floor = max(floor, best_points)
@@ -802,27 +839,21 @@ def _par_sweep(
                     longest = TABLEAU_SIZE - played.bit_count()
                     front = _front(group, longest * step) if len(group) > 1 else group
                 else:
-                    intercept, longest, starts = _going_on(entry, fitting, ranks)
+                    intercept, longest = _going_on(entry, neighbours[tops[fitting]])
                     front = _front(group, longest * step) if len(group) > 1 else group
-                    front = _reaching(
-                        front, entry[0], intercept, longest * step, last - starts, floor
-                    )
+                    fresh = _fresh(entry)
+                    front = _reaching(front, fresh, intercept, longest * step, last, floor)
                     if not front:
                         continue
                 nodes += len(front)
                 while fitting:
                     bit = fitting & -fitting
                     fitting ^= bit
-                    position, rank, bonus, uncovered = cards[bit]
-                    play = step + bonus  # what the play scores on a streak of 0
+                    position, rank, play = cards[bit]
                     after = played | bit
                     by_rank = reached.get(after)
                     if by_rank is None:
-                        free_after = free ^ bit
-                        for q_bit, q_cover in uncovered:
-                            if after & q_cover == q_cover:
-                                free_after |= q_bit
-                        reached_available[after] = free_after
+                        reached_available[after] = graph_available[after]
                         into: list[_Label] = []
                         reached[after] = {rank: into}
                     else:
@@ -853,21 +884,18 @@ def _root_label(start: SearchStart) -> _Label:
     return (start.drawn, start.streak, start.score, None, 0)
 
 
-def _going_on(entry: list[int], fitting: int, ranks: tuple[Rank, ...]) -> tuple[int, int, int]:
-    """The bounds' intercept and longest run for going on with one of the ``fitting`` cards, and
-    the fewest new runs (draws) that clear the peaks."""
-    intercept, longest, starts = _NO_PLAY, 0, entry[_STARTS]
-    while fitting:
-        bit = fitting & -fitting
-        fitting ^= bit
-        rank = ranks[bit.bit_length() - 1]
-        if entry[rank] > intercept:
-            intercept = entry[rank]
-        if entry[_LONGEST + rank] > longest:
-            longest = entry[_LONGEST + rank]
-        if entry[_STARTS + rank] < starts:
-            starts = entry[_STARTS + rank]
-    return intercept, longest, starts
+def _going_on(entry: list[int], follows: tuple[Rank, ...]) -> tuple[int, int]:
+    """The bounds' ``y`` (in points) and longest run for going on from a top that the ranks
+    ``follows`` fit (a rank with no available card has no ``y`` and no run)."""
+    one, other = follows[0], follows[-1]
+    intercept = entry[one] if entry[one] > entry[other] else entry[other]
+    one, other = _LONGEST + one, _LONGEST + other
+    return intercept * _UNIT, (entry[one] if entry[one] > entry[other] else entry[other])
+
+
+def _fresh(entry: list[int]) -> int:
+    """The bounds' ``fresh`` in points: the most a new run and all after it score, less its draw."""
+    return entry[0] * _UNIT
 
 
 def _hopeless(by_top: dict[Rank, list[_Label]], entry: list[int], last: int, floor: int) -> bool:
@@ -882,27 +910,40 @@ def _hopeless(by_top: dict[Rank, list[_Label]], entry: list[int], last: int, flo
                 streak = label[1]
             if label[0] < drawn:
                 drawn = label[0]
-    spare = last - entry[_STARTS] + 1 - drawn
-    clearing = CLEARING_BONUS_PER_CARD * max(spare, 0)
-    return points + entry[0] + streak * STREAK_STEP * entry[_LONGEST] + clearing < floor
+    credit = RUN_PENALTY * (last - drawn)
+    best = _fresh(entry) + RUN_PENALTY + streak * STREAK_STEP * entry[_LONGEST]
+    return points + best + credit < floor
 
 
 def _reaching(
-    front: list[_Label], fresh: int, intercept: int, per_play: int, spare: int, floor: int
+    front: list[_Label], fresh: int, intercept: int, per_play: int, last: int, floor: int
 ) -> list[_Label]:
-    """The labels whose points plus what they may still score reach ``floor``.
+    """The labels of ``front`` whose points plus what they may still score reach ``floor``.
 
-    ``spare`` is the stock less the draws that clearing the peaks needs at least: the clearing
-    bonus is at most ten for each card drawn fewer (none when that is negative).
+    A label on a streak ``s ≥ 1`` going on scores at most ``intercept + (s - 1)·per_play`` (see
+    :func:`relaxed_bounds`), on a streak of 0 at most ``intercept - 10`` and at most what any new
+    run scores (``fresh`` with its charge given back); after a draw at most ``fresh``. Each new run
+    was charged :data:`RUN_PENALTY` for the draw it needs, so each card left in the stock adds it
+    back: a line that draws ``u`` of the ``d`` cards left makes at most ``u`` new runs and scores
+    at most ``10·(d - u)`` for clearing, in all at most ``10·d``.
     """
+    on_zero = min(intercept - STREAK_STEP, fresh + RUN_PENALTY)
     return [
         label
         for label in front
         if label[2]
-        + max(fresh, intercept + label[1] * per_play)
-        + CLEARING_BONUS_PER_CARD * max(spare - label[0], 0)
+        + max(fresh, intercept + (label[1] - 1) * per_play if label[1] else on_zero)
+        + RUN_PENALTY * (last - label[0])
         >= floor
     ]
+
+
+def _reaching_score(label: _Label, fresh: int, intercept: int, longest: int, last: int) -> int:
+    """The most ``label`` may reach by the bounds, as :func:`_reaching` counts it."""
+    streak = label[1]
+    on_zero = min(intercept - STREAK_STEP, fresh + RUN_PENALTY)
+    going_on = intercept + (streak - 1) * longest * STREAK_STEP if streak else on_zero
+    return label[2] + max(fresh, going_on) + RUN_PENALTY * (last - label[0])
 
 
 def _best_points(item: tuple[int, dict[Rank, list[_Label]]]) -> int:
@@ -913,19 +954,16 @@ def _best_hope(
     bounds: _Bounds, table: Table, available: dict[int, int]
 ) -> Callable[[tuple[int, dict[Rank, list[_Label]]]], int]:
     """Beam order with bounds: the most any label of a mask may score, by its bound."""
-    fit_masks, ranks = table.fit_masks, table.ranks
+    neighbours, last = table.neighbours, table.stock_size
 
     def hope(item: tuple[int, dict[Rank, list[_Label]]]) -> int:
         played, by_top = item
         entry = bounds[played]
-        most = -1
-        for top, labels in by_top.items():
-            intercept, longest, _ = _going_on(entry, available[played] & fit_masks[top], ranks)
-            for label in labels:
-                points = label[2] + max(entry[0], intercept + label[1] * longest * STREAK_STEP)
-                if points > most:
-                    most = points
-        return most
+        return max(
+            _reaching_score(label, _fresh(entry), *_going_on(entry, neighbours[top]), last)
+            for top, labels in by_top.items()
+            for label in labels
+        )
 
     return hope
 
@@ -935,18 +973,23 @@ def _groups(
     free: int,
     fit_masks: tuple[int, ...],
     draw_order: tuple[tuple[tuple[int, Rank], ...], ...],
-) -> tuple[dict[int, list[_Label]], _Label]:
-    """Labels that can play, keyed by the mask of available cards they fit; and the best label.
+) -> tuple[dict[int, list[_Label]], dict[int, Rank], _Label]:
+    """Labels that can play, keyed by the mask of available cards they fit; a top rank for each of
+    these masks (any top of the group fits the same cards); and the best label.
 
     Besides the labels that arrived by a play, drawing makes new ones: after ``d`` draws, the best
     label drawn fewer than ``d`` cards, with the ``d``-th stock card on top and its streak ended.
     For each top rank only its first draw after each improvement in points is worth keeping.
     """
     groups: dict[int, list[_Label]] = {}
+    tops: dict[int, Rank] = {}
     for top, arrived in by_top.items():
         fitting = free & fit_masks[top]
         if fitting:
-            groups.setdefault(fitting, []).extend(arrived)
+            if fitting in groups:
+                groups[fitting].extend(arrived)
+            else:
+                groups[fitting], tops[fitting] = arrived[:], top
     by_drawn = sorted((label for group in by_top.values() for label in group), key=_drawn)
     count = len(by_drawn)
     best = by_drawn[0]
@@ -968,8 +1011,11 @@ def _groups(
             if fitting and points > kept[top]:
                 kept[top] = points
                 label = (draws, 0, points, best, best[0] - draws)
-                groups.setdefault(fitting, []).append(label)
-    return groups, best
+                if fitting in groups:
+                    groups[fitting].append(label)
+                else:
+                    groups[fitting], tops[fitting] = [label], top
+    return groups, tops, best
 
 
 def _drawn(label: _Label) -> int:

@@ -58,16 +58,31 @@ def test_par_matches_the_unpruned_search_on_forty_deals(variant: Variant) -> Non
 @given(late_positions())
 def test_the_bounds_are_never_below_the_best_future(state: GameState) -> None:
     """From any position, what the best line still scores is within the relaxed bound (with the
-    current streak and the clearing bonus bounded as the search bounds them)."""
+    current streak, and the draws and clearing bonus, counted as the search counts them)."""
     _, best = exhaustive(state)
     table, start = Table.of(state.deal, state.variant), SearchStart.of_state(state)
     entry = relaxed_bounds(table, start.played)[start.played]
-    fitting = table.available(start.played) & table.fit_masks[start.top.rank]
-    intercept, longest, starts = solver._going_on(entry, fitting, table.ranks)
-    going_on = intercept + start.streak * longest * solver.STREAK_STEP
-    spare = table.stock_size - starts - start.drawn
-    bound = max(entry[0], going_on) + solver.CLEARING_BONUS_PER_CARD * max(spare, 0)
-    assert best - state.score <= bound
+    intercept, longest = solver._going_on(entry, table.neighbours[start.top.rank])
+    root = solver._root_label(start)
+    fresh = solver._fresh(entry)
+    bound = solver._reaching_score(root, fresh, intercept, longest, table.stock_size)
+    assert best <= bound
+    per_play = longest * solver.STREAK_STEP
+    kept = solver._reaching([root], fresh, intercept, per_play, table.stock_size, best)
+    assert kept == [root]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("seed", [0, 8, 9, 17])
+def test_the_exact_sweep_alone_finds_par_from_par_as_floor(variant: Variant, seed: int) -> None:
+    """Given the true par as its floor, the pruned sweep still meets a line reaching it: the bounds
+    never drop every label of the par lines (the guides' line cannot stand in for it here)."""
+    deal = Deal.from_seed(seed)
+    table, start = Table.of(deal, variant), SearchStart.of_state(GameState(deal, variant))
+    recorded = RECORDED_PARS[variant][seed]
+    bounds = relaxed_bounds(table, start.played)
+    _, points, exact, _ = solver._par_sweep(table, start, bounds, floor=recorded, max_nodes=10**9)
+    assert (points, exact) == (recorded, True)
 
 
 def test_a_budget_too_small_for_the_bounds_sweeps_unpruned() -> None:

@@ -1,0 +1,91 @@
+"""Every set of played positions the layout allows, and which follow which: the same for every deal.
+
+A played mask (bit ``p`` set when position ``p`` is played) can occur in a game only when every card
+overlapping a played card is played too; from such a mask, playing an available card (one whose
+overlapping cards are all gone) leads to another. Which masks there are, and which card leads from
+which to which, depend on the overlaps of :mod:`~game.engine.layout` alone, never on the cards
+dealt, so :func:`mask_graph` builds them once per process and the solver's searches only add what
+the ranks of a deal change.
+
+There are 22,932 masks and 119,364 plays. Building them takes 0.25 to 0.45 s of one core (as busy
+as the machine was), once per process, and they hold about 14 MB (measured as the growth of the
+resident set; ``bench/solver.py`` prints both). The plays are kept as tuples of pairs, the fastest
+form to walk: flat tuples or parallel ones would halve the memory but cost the relaxed bounds
+about 4 ms a deal.
+
+>>> from game.engine.layout import ALL_PLAYED, BOTTOM_ROW
+>>> graph = mask_graph()
+>>> len(graph.masks), graph.masks[0] == ALL_PLAYED, graph.masks[-1]
+(22932, True, 0)
+>>> [position for position, _ in graph.plays[-1]] == list(BOTTOM_ROW)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from game.engine.layout import COVER_MASKS, POSITIONS, Position
+
+
+@dataclass(frozen=True, slots=True)
+class MaskGraph:
+    """The played masks, most played first, and the plays that lead from each to the next.
+
+    The masks run from every card played (``masks[0]`` is :data:`~game.engine.layout.ALL_PLAYED`)
+    to none, so each comes after the masks its plays lead to: one pass in order meets every mask
+    after all those that can follow it.
+    """
+
+    masks: tuple[int, ...]
+    available: dict[int, int]
+    """By mask, the mask of the positions that may be played from it."""
+    plays: tuple[tuple[tuple[Position, int], ...], ...]
+    """By a mask's place: (position, place of the mask after playing it) for each available
+    position, lowest position first."""
+
+    def above(self, played: int) -> list[int]:
+        """The places of the masks that can follow ``played`` (itself included), in order."""
+        if played == 0:
+            return list(range(len(self.masks)))
+        return [i for i, mask in enumerate(self.masks) if mask & played == played]
+
+
+def available_positions(played: int) -> int:
+    """The mask of positions not yet played whose overlapping cards are all gone.
+
+    >>> from game.engine.layout import ALL_PLAYED
+    >>> bin(available_positions(0)).count("1"), available_positions(ALL_PLAYED)
+    (10, 0)
+    """
+    return sum(
+        1 << p
+        for p in POSITIONS
+        if not played >> p & 1 and played & COVER_MASKS[p] == COVER_MASKS[p]
+    )
+
+
+@functools.cache
+def mask_graph() -> MaskGraph:
+    """The graph of played masks, built on first use and kept for the life of the process."""
+    available = {0: available_positions(0)}
+    pending = [0]
+    while pending:
+        mask = pending.pop()
+        for position in _bits(available[mask]):
+            after = mask | 1 << position
+            if after not in available:
+                available[after] = available_positions(after)
+                pending.append(after)
+    masks = tuple(sorted(available, key=lambda mask: (-mask.bit_count(), mask)))
+    index = {mask: i for i, mask in enumerate(masks)}
+    plays = tuple(
+        tuple((p, index[mask | 1 << p]) for p in _bits(available[mask])) for mask in masks
+    )
+    return MaskGraph(masks=masks, available=available, plays=plays)
+
+
+def _bits(mask: int) -> list[Position]:
+    """The positions whose bits are set in ``mask``, lowest first."""
+    return [p for p in POSITIONS if mask >> p & 1]

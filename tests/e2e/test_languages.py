@@ -9,7 +9,10 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
+from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_axe import SIZES, violations
+from tests.e2e.test_phone import SIZES as GAME_SIZES
+from tests.e2e.test_phone import box_of, parts_off_screen
 from tests.e2e.test_play import PLAYABLE, draw_until_something_fits, engine_state, start_game
 
 # The pages read the database (the day's challenge, the boards), which the server shares.
@@ -112,3 +115,31 @@ def test_the_game_page_scripts_speak_the_page_s_language(page: Page) -> None:
     )
     page.locator('.card[data-pos="3"]').click(force=True, position={"x": 10, "y": 6})
     expect(tip).to_have_text("That card is covered: clear the cards on top of it first.")
+
+
+def overlap(first: dict[str, float], second: dict[str, float]) -> bool:
+    """Whether two boxes share any area (a pixel of rounding allowed)."""
+    return (
+        first["x"] + first["width"] > second["x"] + 1
+        and second["x"] + second["width"] > first["x"] + 1
+        and first["y"] + first["height"] > second["y"] + 1
+        and second["y"] + second["height"] > first["y"] + 1
+    )
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone", "landscape"])
+def test_the_french_game_page_fits_as_the_english_one(page: Page, size: str) -> None:
+    """French's longer words ("Abandonner", "Réglages", "Indice") still leave the whole game on
+    screen, with no sideways scroll, and no button under the table (the side column of a phone
+    on its side)."""
+    viewport = GAME_SIZES[size]
+    page.set_viewport_size(viewport)
+    start_game(page)
+    set_language(page, "fr")
+    page.evaluate("window.scrollTo(0, 0)")
+
+    assert parts_off_screen(page, viewport) == []
+    expect_no_sideways_scroll(page)
+    felt = box_of(page.locator(".game__felt"))
+    for button in ("[data-hint]", "[data-abandon]", ".game__tools .settings summary"):
+        assert not overlap(box_of(page.locator(button)), felt), button

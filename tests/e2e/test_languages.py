@@ -7,7 +7,7 @@ import re
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Page, expect
 
 from tests.e2e.layout import expect_no_sideways_scroll
 from tests.e2e.test_axe import SIZES, violations
@@ -117,7 +117,7 @@ def test_the_game_page_scripts_speak_the_page_s_language(page: Page) -> None:
     expect(tip).to_have_text("That card is covered: clear the cards on top of it first.")
 
 
-def overlap(first: dict[str, float], second: dict[str, float]) -> bool:
+def overlap(first: FloatRect, second: FloatRect) -> bool:
     """Whether two boxes share any area (a pixel of rounding allowed)."""
     return (
         first["x"] + first["width"] > second["x"] + 1

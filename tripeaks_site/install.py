@@ -18,8 +18,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from core.previews import SITE_DESCRIPTION, SITE_NAME
 
@@ -30,11 +32,13 @@ CACHED_KINDS: Final = (".css", ".js", ".png", ".svg", ".woff2")
 
 
 def manifest_document() -> dict[str, Any]:
-    """The web app manifest: names, colours, where it starts, and its icons."""
+    """The web app manifest: names, colours, where it starts, and its icons; its description in
+    the active language (the site's name is the same in every language)."""
     return {
         "name": SITE_NAME,
         "short_name": "TriPeaks",
-        "description": SITE_DESCRIPTION,
+        "description": gettext(SITE_DESCRIPTION),
+        "lang": get_language(),
         "id": "/",
         "start_url": "/?source=home-screen",
         "scope": "/",
@@ -89,6 +93,7 @@ def precached() -> list[str]:
 
 @require_safe
 @cache_control(max_age=3600)
+@vary_on_headers("Accept-Language", "Cookie")  # the reader's language (LocaleMiddleware)
 def manifest(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(manifest_document())
     response["Content-Type"] = "application/manifest+json"

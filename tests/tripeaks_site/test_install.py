@@ -28,6 +28,22 @@ def test_the_manifest_names_the_site_and_icons_that_exist(client: Client) -> Non
         assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
 
 
+@pytest.mark.parametrize(
+    ("accepted", "lang", "description"),
+    [("en-GB,en", "en", "Play TriPeaks solitaire"), ("fr-FR,fr;q=0.9", "fr", "Jouez au solitaire")],
+)
+def test_the_manifest_speaks_the_reader_s_language(
+    client: Client, accepted: str, lang: str, description: str
+) -> None:
+    """What the phone shows when installing: the description in the reader's language (the name
+    is the same in all), and a cache that keeps one per language."""
+    response = client.get("/manifest.webmanifest", headers={"Accept-Language": accepted})
+    manifest = json.loads(response.content)
+    assert (manifest["lang"], manifest["name"]) == (lang, "TriPeaks Online")
+    assert manifest["description"].startswith(description)
+    assert "Accept-Language" in response["Vary"]
+
+
 def test_the_service_worker_stores_static_files_and_the_two_offline_pages_only(
     client: Client,
 ) -> None:

@@ -307,7 +307,7 @@ def test_the_game_page_is_french_and_keeps_its_hooks() -> None:
     for words in [
         "Votre partie · TriPeaks Online",
         "Connexion…",
-        '<span class="hud__long">Cartes </span>restantes',
+        '<span class="hud__long">Cartes </span>en jeu',
         "Abandonner cette partie\u00a0?",
         "Utiliser un indice\u00a0?",
         "Piocher alors qu’une carte peut être jouée\u00a0?",

@@ -4,7 +4,6 @@ script writes English words outside gettext(), and the catalog a French page loa
 scripts French (run in Node) while an English page loads none and keeps the English.
 """
 
-import gettext
 import json
 import re
 import subprocess
@@ -19,7 +18,12 @@ from django.utils import translation
 
 from core.script_catalog import catalog_url, catalog_version
 from tests.node import NODE, STATIC_JS, module_url, needs_node
-from tests.tripeaks_site.test_i18n import entries, french_client
+from tests.tripeaks_site.test_i18n import (
+    assert_compiled_from,
+    entries,
+    french_client,
+    untranslated_messages,
+)
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 SCRIPTS_PO = LOCALE / "fr" / "LC_MESSAGES" / "djangojs.po"
@@ -171,29 +175,12 @@ def test_every_script_message_is_translated() -> None:
     found = entries(SCRIPTS_PO.read_text(encoding="utf-8"))
 
     assert len(found) > 200
-    untranslated_ones = [
-        msgid
-        for flags, msgid, plural, msgstr, _context in found
-        if "fuzzy" in flags or not msgstr or not all(msgstr.values())
-        or (plural is not None and len(msgstr) != 2)
-    ]  # fmt: skip
-    assert untranslated_ones == []
+    assert untranslated_messages(found) == []
     assert "fuzzy" not in SCRIPTS_PO.read_text(encoding="utf-8")
 
 
 def test_the_shipped_script_catalog_matches_its_source() -> None:
-    with SCRIPTS_MO.open("rb") as compiled:
-        catalog = gettext.GNUTranslations(compiled)
-
-    assert catalog.info()["language"] == "fr"
-    for _flags, msgid, plural, msgstr, context in entries(SCRIPTS_PO.read_text(encoding="utf-8")):
-        if context is not None:
-            assert catalog.pgettext(context, msgid) == msgstr[0], msgid
-        elif plural is None:
-            assert catalog.gettext(msgid) == msgstr[0], msgid
-        else:
-            assert catalog.ngettext(msgid, plural, 1) == msgstr[0], msgid
-            assert catalog.ngettext(msgid, plural, 2) == msgstr[1], msgid
+    assert_compiled_from(SCRIPTS_PO, SCRIPTS_MO)
 
 
 def test_script_placeholders_survive_translation() -> None:

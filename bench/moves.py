@@ -7,6 +7,12 @@ is one, else a draw; the next game, opened on the same socket, when one ends), t
 floor. Prints the rate and the p50/p99 round trip of
 each baseline beside the moves', and the ratios of the moves' figures to each baseline's.
 
+It does so ``--rounds`` times at each N (3 by default), each round the echoes, the moves and the
+floor one after the other, and then prints the median of the rounds' ratios, with the targets of
+issue #17 against the bare echo (moves/s at least 0.35 of its rate, p99 at most 3 times its p99).
+On a machine whose load drifts, one round's ratio says little: the bare echo's own rate has moved
+by half from one run to the next, and alternating the phases lets the drift weigh on both sides.
+
 The games that end are analysed by the server's analysis worker meanwhile (``game.postgame``).
 For each move phase it also prints the games finished, the CPU the worker processes used (their
 CPU seconds from /proc over the phase's wall time, beside the Daphne process's own share), the
@@ -24,8 +30,8 @@ The baselines (``bench/echo_asgi.py``):
   move's change per answer), whose clients open a new "game" after as many moves as the games just
   played took on average: what the protocol's shape costs before any game is played.
 
-    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--drain-cap 300]
-                                    [--processes 2] [--smoke]
+    .venv/bin/python bench/moves.py [--clients 1 50 200] [--seconds 10] [--rounds 3]
+                                    [--drain-cap 300] [--processes 2] [--smoke]
 
 With ``--processes K`` it then plays the same move phases through the production topology
 (``deploy/topology.py``: nginx with TLS in front of web processes started as the image starts them,
@@ -36,8 +42,8 @@ Needs PostgreSQL: it uses the bench database (see ``bench/environment.py``), mad
 first use, and vacuumed and analysed before each move phase (as autovacuum would keep it). Games
 that earlier runs left without an analysis are deleted first, and the coming days' challenges made
 (the server would otherwise solve them in the first move phase): each run measures its own games.
-``--smoke`` runs two clients for 1.5 s per phase (long enough for a game to end). Prints figures
-only; nothing here passes or fails.
+``--smoke`` runs two clients for 1.5 s per phase (long enough for a game to end), two rounds.
+Prints figures only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import secrets
 import ssl
 import statistics
@@ -54,7 +61,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -343,10 +350,134 @@ def print_scaling(processes: int, clients: list[int], seconds: float) -> None:
               f"{p99_k:>6.2f}ms {rk / r1:>7.2f} {e1 + ek:>6}", flush=True)  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Round:
+    """One round at one N: the baselines and the moves, measured one after the other."""
+
+    baselines: dict[str, tuple[Tally, float]]
+    """By name: the baseline's round trips and the seconds they took."""
+    moves: Tally
+    move_seconds: float
+    cpu: dict[str, float]
+    """Daphne's CPU microseconds per answer, by phase ("move" for the moves)."""
+    floor_game: int
+    finished: int
+    shares: tuple[float, float]
+    """Daphne's and the analysis worker's CPU per second of the moves phase."""
+    waiting: int
+    drained: float | None
+
+    def ratios(self, kind: str) -> tuple[float, float]:
+        """(moves/s over the baseline's, the moves' p99 over the baseline's)."""
+        m_rate, _, m_p99 = self.moves.summary(self.move_seconds)
+        b_rate, _, b_p99 = self.baselines[kind][0].summary(self.baselines[kind][1])
+        return m_rate / b_rate if b_rate else math.nan, m_p99 / b_p99
+
+
+def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Namespace) -> Round:
+    """The echoes, the moves, then the floor (whose "games" are as long as the moves' were)."""
+    cpu: dict[str, float] = {}
+    baselines = {}
+    for kind in ECHOES:
+        before = CpuSample.of(server.pid)
+        baselines[kind] = run_phase(kind, base, guests, args.seconds)
+        cpu[kind] = cpu_per_round_trip(baselines[kind][0], before, CpuSample.of(server.pid))
+    vacuum_database()
+    phase_start, cpu_before = timezone.now(), CpuSample.of(server.pid)
+    moves, move_seconds = run_phase("moves", base, guests, args.seconds)
+    cpu_after, waiting = CpuSample.of(server.pid), backlog(phase_start)
+    drained = drain_seconds(phase_start, args.drain_cap)
+    floor_game = moves.moves_per_game()
+    before = CpuSample.of(server.pid)
+    baselines["floor"] = run_phase("floor", base, guests, args.seconds, floor_game)
+    cpu["floor"] = cpu_per_round_trip(baselines["floor"][0], before, CpuSample.of(server.pid))
+    cpu["move"] = cpu_per_round_trip(moves, cpu_before, cpu_after)
+    return Round(
+        baselines=baselines,
+        moves=moves,
+        move_seconds=move_seconds,
+        cpu=cpu,
+        floor_game=floor_game,
+        finished=Game.objects.filter(finished_at__gte=phase_start).count(),
+        shares=cpu_before.shares_until(cpu_after, move_seconds),
+        waiting=waiting,
+        drained=drained,
+    )
+
+
+def print_round(n: int, number: int, measured: Round, drain_cap: float) -> None:
+    m_rate, m_p50, m_p99 = measured.moves.summary(measured.move_seconds)
+    for kind, (baseline, baseline_seconds) in measured.baselines.items():
+        b_rate, b_p50, b_p99 = baseline.summary(baseline_seconds)
+        rate_ratio, p99_ratio = measured.ratios(kind)
+        print(
+            f"{n:>5} {number:>5} {kind:>8} {b_rate:>7.0f} {b_p50:>6.2f}ms {b_p99:>6.2f}ms "
+            f"{m_rate:>8.0f} {m_p50:>6.2f}ms {m_p99:>6.2f}ms {rate_ratio:>10.2f} "
+            f"{p99_ratio:>9.2f} {measured.moves.errors + baseline.errors:>6}",
+            flush=True,
+        )
+    print(f"{'':>11} (a game took {measured.floor_game} moves on average; the floor's clients "
+          "made as many on each socket)")  # fmt: skip
+    print(f"{'':>11} Daphne's CPU per answer: "
+          + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in measured.cpu.items()),
+          flush=True)  # fmt: skip
+    daphne_share, worker_share = measured.shares
+    print(
+        f"{'':>11} analysis: {measured.finished} games finished "
+        f"({measured.finished / measured.move_seconds:.1f}/s); CPU of the analysis worker "
+        f"{worker_share:.0%}, of Daphne {daphne_share:.0%}; {measured.waiting} waiting at the "
+        "end, "
+        + (f"drained {measured.drained:.1f} s later" if measured.drained is not None
+           else f"not drained within {drain_cap:g} s"),
+        flush=True,
+    )  # fmt: skip
+
+
+TARGET_CLIENTS: Final = 200
+"""The N the targets are set at."""
+TARGET_RATE: Final = 0.35
+"""Moves per second at N = 200 on one process, as a share of the bare echo's (issue #17)."""
+TARGET_P99: Final = 3.0
+"""The moves' p99 at N = 200 on one process, as a multiple of the bare echo's."""
+
+
+def print_medians(n: int, rounds: list[Round]) -> None:
+    """The median of each round's ratios: the rounds alternate the baselines and the moves, so
+    that a machine whose load drifts (the bare echo's own rate moved by a half from run to run)
+    weighs on both alike; and at N = 200, the targets against the bare echo."""
+    print(f"{n:>5} median of {len(rounds)} round(s):")
+    for kind in rounds[0].baselines:
+        rates, p99s = zip(*(measured.ratios(kind) for measured in rounds), strict=True)
+        line = (
+            f"{'':>11} {kind:>8}: moves/base {statistics.median(rates):.2f} "
+            f"(rounds {', '.join(f'{r:.2f}' for r in rates)}), p99 ratio "
+            f"{statistics.median(p99s):.2f} (rounds {', '.join(f'{r:.2f}' for r in p99s)})"
+        )
+        if kind == "bare" and n == TARGET_CLIENTS:
+            line += (
+                f"; targets moves/base ≥ {TARGET_RATE:.2f} "
+                f"{'met' if statistics.median(rates) >= TARGET_RATE else 'NOT met'}, "
+                f"p99 ratio ≤ {TARGET_P99:.1f} "
+                f"{'met' if statistics.median(p99s) <= TARGET_P99 else 'NOT met'}"
+            )
+        print(line, flush=True)
+    cpu = {kind: statistics.median(measured.cpu[kind] for measured in rounds) for kind in
+           rounds[0].cpu}  # fmt: skip
+    print(f"{'':>11} Daphne's CPU per answer (median): "
+          + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in cpu.items())
+          + f"; bare over move {cpu['bare'] / cpu['move']:.2f}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 50, 200])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds of baselines then moves at each N; the ratios' medians are printed",
+    )
     parser.add_argument(
         "--drain-cap", type=float, default=300.0, help="longest wait for the analyses' backlog"
     )
@@ -356,68 +487,32 @@ def main() -> None:
         default=0,
         help="also play through nginx with 1, then this many web processes, and print the scaling",
     )
-    args = arguments(parser, {"clients": [2], "seconds": 1.5, "drain_cap": 60.0, "processes": 2})
-
+    args = arguments(
+        parser, {"clients": [2], "seconds": 1.5, "rounds": 2, "drain_cap": 60.0, "processes": 2}
+    )
     prepare_database()
     stale = stale_backlog_delete()
     days_prepare()
     [(server, base)] = start_servers("bench.echo_asgi:application")
     print(
         f"Daphne on {base}, PostgreSQL {without_password(DATABASE_URL)}, "
-        f"{args.seconds:g} s per phase"
+        f"{args.seconds:g} s per phase, {args.rounds} round(s) at each N"
     )
     print(f"autovacuum is {'on' if autovacuum_on() else 'off'}; the database is vacuumed and "
           "analysed before each move phase")  # fmt: skip
     print(f"{stale} finished game(s) that earlier runs left without an analysis deleted")
-    print(f"{'N':>5} {'baseline':>8} {'/s':>7} {'p50':>8} {'p99':>8} {'moves/s':>8} {'p50':>8} "
-          f"{'p99':>8} {'moves/base':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip
+    print(f"{'N':>5} {'round':>5} {'baseline':>8} {'/s':>7} {'p50':>8} {'p99':>8} {'moves/s':>8} "
+          f"{'p50':>8} {'p99':>8} {'moves/base':>10} {'p99 ratio':>9} {'errors':>6}")  # fmt: skip
     try:
         for n in args.clients:
             guests = [Guest.create() for _ in range(n)]
-            for guest in guests:
-                guest.deal_games(GAMES_DEALT_AHEAD)
-            cpu: dict[str, float] = {}
-            baselines = {}
-            for kind in ECHOES:
-                before = CpuSample.of(server.pid)
-                baselines[kind] = run_phase(kind, base, guests, args.seconds)
-                cpu[kind] = cpu_per_round_trip(baselines[kind][0], before, CpuSample.of(server.pid))
-            vacuum_database()
-            phase_start, cpu_before = timezone.now(), CpuSample.of(server.pid)
-            moves, move_seconds = run_phase("moves", base, guests, args.seconds)
-            cpu_after, waiting = CpuSample.of(server.pid), backlog(phase_start)
-            drained = drain_seconds(phase_start, args.drain_cap)
-            floor_game = moves.moves_per_game()
-            before = CpuSample.of(server.pid)
-            baselines["floor"] = run_phase("floor", base, guests, args.seconds, floor_game)
-            cpu["floor"] = cpu_per_round_trip(
-                baselines["floor"][0], before, CpuSample.of(server.pid)
-            )
-            cpu["move"] = cpu_per_round_trip(moves, cpu_before, cpu_after)
-            m_rate, m_p50, m_p99 = moves.summary(move_seconds)
-            for kind, (baseline, baseline_seconds) in baselines.items():
-                b_rate, b_p50, b_p99 = baseline.summary(baseline_seconds)
-                print(
-                    f"{n:>5} {kind:>8} {b_rate:>7.0f} {b_p50:>6.2f}ms {b_p99:>6.2f}ms "
-                    f"{m_rate:>8.0f} {m_p50:>6.2f}ms {m_p99:>6.2f}ms {m_rate / b_rate:>10.2f} "
-                    f"{m_p99 / b_p99:>9.2f} {moves.errors + baseline.errors:>6}",
-                    flush=True,
-                )
-            print(f"{'':>5} (a game took {floor_game} moves on average; the floor's clients "
-                  "made as many on each socket)")  # fmt: skip
-            print(f"{'':>5} Daphne's CPU per answer: "
-                  + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in cpu.items()),
-                  flush=True)  # fmt: skip
-            finished = Game.objects.filter(finished_at__gte=phase_start).count()
-            daphne_share, worker_share = cpu_before.shares_until(cpu_after, move_seconds)
-            print(
-                f"{'':>5} analysis: {finished} games finished ({finished / move_seconds:.1f}/s); "
-                f"CPU of the analysis worker {worker_share:.0%}, of Daphne {daphne_share:.0%}; "
-                f"{waiting} waiting at the end, "
-                + (f"drained {drained:.1f} s later" if drained is not None
-                   else f"not drained within {args.drain_cap:g} s"),
-                flush=True,
-            )  # fmt: skip
+            rounds = []
+            for number in range(1, args.rounds + 1):
+                for guest in guests:  # games the last round left unplayed still count
+                    guest.deal_games(max(0, GAMES_DEALT_AHEAD - len(guest.games)))
+                rounds.append(measure_round(server, base, guests, args))
+                print_round(n, number, rounds[-1], args.drain_cap)
+            print_medians(n, rounds)
     finally:
         stop_process(server)
     if args.processes:

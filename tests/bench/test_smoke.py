@@ -59,13 +59,17 @@ BENCHES = [
     ),
     Bench(
         "moves.py",
-        (r"^ +N baseline +/s +p50 +p99 +moves/s +p50 +p99 +moves/base +p99 ratio +errors$",
-         r"^ +\d+ +bare ", r"^ +\d+ +channels ", r"^ +\d+ +floor ",
+        (r"^ +N +round +baseline +/s +p50 +p99 +moves/s +p50 +p99 +moves/base +p99 ratio "
+         r"+errors$",
+         r"^ +\d+ +1 +bare ", r"^ +\d+ +2 +channels ", r"^ +\d+ +2 +floor ",
          r"^ +Daphne's CPU per answer: bare \d+ µs, channels \d+ µs, floor \d+ µs, move \d+ µs$",
+         r"^ +\d+ median of 2 round\(s\):$",
+         r"^ +bare: moves/base \d+\.\d\d \(rounds \d+\.\d\d, \d+\.\d\d\), p99 ratio ",
+         r"^ +Daphne's CPU per answer \(median\): bare \d+ µs, .*; bare over move \d+\.\d\d$",
          r"^ +analysis: \d+ games finished .*; CPU of the analysis worker \d+%, of Daphne \d+%; "
          r"\d+ waiting at the end, (drained|not drained)",
          r"^ +N +1 proc/s +p50 +p99 +2 procs/s +p50 +p99 +scaling +errors$",
-         r"^ +\d+ +\d+ .* \d+\.\d\d +\d+$"),
+         r"^ +\d+ +\d+ +[\d.]+ms +[\d.]+ms +\d+ +[\d.]+ms +[\d.]+ms +\d+\.\d\d +\d+$"),
         postgresql=True,
         redis=True,  # its production topology runs a Redis of its own
         database="bench",

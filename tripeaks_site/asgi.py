@@ -1,5 +1,6 @@
 """ASGI entry point, served by Daphne: HTTP pages and the game's websockets."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -38,3 +39,8 @@ application = ProtocolTypeRouter(
 )
 
 start_with_the_server()
+
+# Everything loaded so far (Django, the apps, their modules: some 150,000 objects) lives as long as
+# the process. Frozen, it is left out of the cycle collector's full passes, which took about 80 ms
+# of the event loop each under the move bench's load (17 ms frozen), every socket waiting meanwhile.
+gc.freeze()

@@ -172,10 +172,17 @@ class GameState:
 
     def playable_positions(self) -> list[Position]:
         """Positions of the available cards that fit the waste (none once the game is over)."""
-        if self.status.is_over:
-            return []
-        tableau = self.deal.tableau
-        return [p for p in POSITIONS if self.is_available(p) and self.fits_waste(tableau[p])]
+        return [] if self.status.is_over else self._fitting_positions()
+
+    def _fitting_positions(self) -> list[Position]:
+        """Positions of the available cards that fit the waste, whatever the game's status:
+        :meth:`is_available` and :meth:`fits_waste`, inlined (every move's answer lists them)."""
+        played, tableau, fits = self._played, self.deal.tableau, self.fits_waste
+        return [
+            p
+            for p, cover in zip(POSITIONS, COVER_MASKS, strict=True)
+            if not played >> p & 1 and played & cover == cover and fits(tableau[p])
+        ]
 
     def legal_moves(self) -> list[Move]:
         """Every move allowed now: the playable cards, then ``draw`` while the stock lasts."""
@@ -242,9 +249,7 @@ class GameState:
             self.status = Status.LOST
 
     def _has_play(self) -> bool:
-        return any(
-            self.is_available(p) and self.fits_waste(self.deal.tableau[p]) for p in POSITIONS
-        )
+        return bool(self._fitting_positions())
 
     def _why_not_on_the_peaks(self, card: Card, position: Position) -> str:
         # Only what the player has seen may be named: a card played or drawn is public, but a card

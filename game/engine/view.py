@@ -13,7 +13,7 @@ protocol adds the server's own fields (id, mode, timestamps) to this.
 
 from typing import Final, TypedDict
 
-from game.engine.layout import POSITIONS
+from game.engine.layout import COVERS, POSITIONS, Position
 from game.engine.state import GameState
 
 FACE_DOWN: Final = "down"
@@ -109,11 +109,7 @@ def move_change(before: GameState, after: GameState) -> MoveChange:
         "move": move.text,
         "position": None if card is None else after.deal.positions[card.index],
         "waste": after.waste_top.code,
-        "turned": [
-            (p, after.deal.tableau[p].code)
-            for p in POSITIONS
-            if after.is_available(p) and not before.is_face_up(p)
-        ],
+        "turned": [] if card is None else _turned(before, after, after.deal.positions[card.index]),
         "status": after.status.value,
         "score": after.score,
         "streak": after.streak,
@@ -123,6 +119,16 @@ def move_change(before: GameState, after: GameState) -> MoveChange:
         "playable": after.playable_positions(),
         "breakdown": after.score_breakdown().to_json(),
     }
+
+
+def _turned(before: GameState, after: GameState, played: Position) -> list[tuple[Position, str]]:
+    """The cards that playing the card at ``played`` turned over, with their positions: only the
+    cards it overlapped can have been uncovered by it."""
+    return [
+        (p, after.deal.tableau[p].code)
+        for p in COVERS[played]
+        if after.is_face_up(p) and not before.is_face_up(p)
+    ]
 
 
 def change_applied(view: PublicView, change: MoveChange) -> PublicView:

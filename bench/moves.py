@@ -52,6 +52,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import secrets
 import ssl
 import statistics
@@ -71,7 +72,7 @@ from websockets.typing import Origin
 
 from bench.environment import without_password
 from bench.options import arguments
-from bench.procfs import cpu_seconds, descendants
+from bench.procfs import cpu_seconds, descendants, machine_busy_seconds, named
 from bench.servers import (
     DATABASE_URL,
     RATE_LIMITS_OFF,
@@ -83,7 +84,7 @@ from bench.servers import (
 )
 from deploy.clients import tls_context, view_after
 from deploy.processes import stop_process
-from deploy.topology import production
+from deploy.topology import Topology, production
 
 django.setup()
 
@@ -309,12 +310,58 @@ def run_phase(
     return tally, time.monotonic() - started
 
 
-def topology_moves(
-    webs: int, clients: list[int], seconds: float
-) -> dict[int, tuple[float, float, float, int]]:
+PARTS: Final = ("web processes", "analysis workers", "nginx", "Redis", "PostgreSQL", "clients")
+"""The parts of the production topology whose CPU a move phase through it is charged with."""
+
+
+def part_pids(topology: Topology) -> dict[str, list[int]]:
+    """The processes of each of :data:`PARTS` now (PostgreSQL's: all of this machine's)."""
+    webs = [web.process.pid for web in topology.webs if web.process is not None]
+    nginx = [] if topology.nginx is None else [topology.nginx.pid]
+    redis = [] if topology.redis.process is None else [topology.redis.process.pid]
+    return {
+        "web processes": webs,
+        "analysis workers": [child for pid in webs for child in descendants(pid)],
+        "nginx": nginx + [child for pid in nginx for child in descendants(pid)],
+        "Redis": redis,
+        "PostgreSQL": named("postgres"),
+        "clients": [os.getpid()],
+    }
+
+
+@dataclass(frozen=True)
+class MachineSample:
+    """The CPU seconds used so far by each process of each part, and by the whole machine."""
+
+    parts: dict[str, dict[int, float]]
+    busy: float
+
+    @classmethod
+    def of(cls, topology: Topology) -> MachineSample:
+        parts = {
+            part: {pid: cpu_seconds(pid) for pid in pids}
+            for part, pids in part_pids(topology).items()
+        }
+        return cls(parts, machine_busy_seconds())
+
+    def cores_until(self, later: MachineSample, seconds: float) -> dict[str, float]:
+        """The cores each part kept busy from this sample to ``later`` (a process that was not
+        there yet counts from 0), and the machine's ("machine")."""
+        cores = {
+            part: sum(cpu - self.parts[part].get(pid, 0.0) for pid, cpu in pids.items()) / seconds
+            for part, pids in later.parts.items()
+        }
+        return {**cores, "machine": (later.busy - self.busy) / seconds}
+
+
+TopologyFigures = tuple[float, float, float, int, dict[str, float]]
+"""Moves per second, p50 and p99 (ms), errors, and the cores each part kept busy."""
+
+
+def topology_moves(webs: int, clients: list[int], seconds: float) -> dict[int, TopologyFigures]:
     """Moves per second, p50 and p99 (ms) for each number of clients, through the production
     topology (nginx in front of ``webs`` web processes started as the image starts them, on the
-    bench database, with Redis between them)."""
+    bench database, with Redis between them), and where the CPU went meanwhile."""
     figures = {}
     with (
         tempfile.TemporaryDirectory(prefix="bench-topology-") as directory,
@@ -332,22 +379,33 @@ def topology_moves(
             for guest in guests:
                 guest.deal_games(GAMES_DEALT_AHEAD)
             vacuum_database()
+            before = MachineSample.of(topology)
             moves, move_seconds = run_phase("moves", topology.ws_url, guests, seconds, tls=tls)
-            figures[n] = (*moves.summary(move_seconds), moves.errors)
+            cores = before.cores_until(MachineSample.of(topology), move_seconds)
+            figures[n] = (*moves.summary(move_seconds), moves.errors, cores)
     return figures
 
 
 def print_scaling(processes: int, clients: list[int], seconds: float) -> None:
-    """The moves through nginx with one web process, then with ``processes``, and the factor."""
+    """The moves through nginx with one web process, then with ``processes``, the factor, and
+    where the CPU went: on a machine whose cores are all busy with one web process, a second has
+    nothing to run on."""
     one = topology_moves(1, clients, seconds)
     many = topology_moves(processes, clients, seconds)
     print(f"\nThrough nginx (TLS, the production topology): 1 web process against {processes}")
     print(f"{'N':>5} {'1 proc/s':>9} {'p50':>8} {'p99':>8} {f'{processes} procs/s':>10} "
           f"{'p50':>8} {'p99':>8} {'scaling':>7} {'errors':>6}")  # fmt: skip
     for n in clients:
-        (r1, p50_1, p99_1, e1), (rk, p50_k, p99_k, ek) = one[n], many[n]
+        (r1, p50_1, p99_1, e1, _), (rk, p50_k, p99_k, ek, _) = one[n], many[n]
         print(f"{n:>5} {r1:>9.0f} {p50_1:>6.2f}ms {p99_1:>6.2f}ms {rk:>10.0f} {p50_k:>6.2f}ms "
               f"{p99_k:>6.2f}ms {rk / r1:>7.2f} {e1 + ek:>6}", flush=True)  # fmt: skip
+    print(f"Cores kept busy during those moves (this machine has {os.cpu_count()}):")
+    for n in clients:
+        for webs, figures in ((1, one), (processes, many)):
+            cores = figures[n][4]
+            print(f"{n:>5} {webs:>2} web: "
+                  + ", ".join(f"{part} {cores[part]:.2f}" for part in PARTS)
+                  + f"; the machine {cores['machine']:.2f}", flush=True)  # fmt: skip
 
 
 @dataclass(frozen=True)

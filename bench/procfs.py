@@ -1,6 +1,7 @@
-"""What Linux's /proc says about processes: a process's descendants, whether one is alive, and
-the CPU time it has used. For ``bench/moves.py`` (the analysis worker's share of the CPU) and the
-test that a server's analysis worker dies with it."""
+"""What Linux's /proc says about processes: a process's descendants, whether one is alive, the
+CPU time it has used, and the whole machine's. For ``bench/moves.py`` (the analysis worker's share
+of the CPU, and where the CPU goes behind nginx) and the test that a server's analysis worker dies
+with it."""
 
 from __future__ import annotations
 
@@ -53,3 +54,25 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
     # utime and stime: fields 14 and 15 of the whole line, 12 and 13 from the state on.
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def named(command: str) -> list[int]:
+    """The living processes whose command name (``/proc/<pid>/comm``) is ``command``."""
+    found = []
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if name == command and alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def machine_busy_seconds() -> float:
+    """The CPU seconds every core of the machine has spent on anything but idling, so far."""
+    # The first line adds up every core: user nice system idle iowait irq softirq steal ...
+    ticks = [int(f) for f in (PROC / "stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / CLOCK_TICKS

@@ -69,7 +69,11 @@ BENCHES = [
          r"^ +analysis: \d+ games finished .*; CPU of the analysis worker \d+%, of Daphne \d+%; "
          r"\d+ waiting at the end, (drained|not drained)",
          r"^ +N +1 proc/s +p50 +p99 +2 procs/s +p50 +p99 +scaling +errors$",
-         r"^ +\d+ +\d+ +[\d.]+ms +[\d.]+ms +\d+ +[\d.]+ms +[\d.]+ms +\d+\.\d\d +\d+$"),
+         r"^ +\d+ +\d+ +[\d.]+ms +[\d.]+ms +\d+ +[\d.]+ms +[\d.]+ms +\d+\.\d\d +\d+$",
+         r"^Cores kept busy during those moves \(this machine has \d+\):$",
+         r"^ +\d+ +1 web: web processes [\d.]+, analysis workers [\d.]+, nginx [\d.]+, "
+         r"Redis [\d.]+, PostgreSQL [\d.]+, clients [\d.]+; the machine [\d.]+$",
+         r"^ +\d+ +2 web: web processes "),
         postgresql=True,
         redis=True,  # its production topology runs a Redis of its own
         database="bench",

@@ -18,8 +18,9 @@ from channels.layers import InMemoryChannelLayer
 
 CLEAN_INTERVAL: Final = 1.0
 SKIP_CHANNEL: Final = "skip_channel"
-"""A group message may name one member it need not reach (the sender, answered directly). This
-layer leaves that member out; other layers deliver to it and its consumer ignores the message."""
+"""A group message may name one member it need not reach (the sender, answered directly). The
+site's layers (this one and :mod:`core.redis_layer`) leave that member out; its consumer ignores
+the message too, should another layer deliver it."""
 
 
 class InProcessChannelLayer(InMemoryChannelLayer):

@@ -167,11 +167,12 @@ class PlaySocket(PlayerSocket):
         """A new state of a game, broadcast by a service after its commit.
 
         The mover's own socket answers its move directly, without waiting for the broadcast to
-        come round through the channel layer; the broadcast then brings it nothing new, and
-        through Redis it may even arrive after a later state. Only a newer state of this socket's
-        game is sent on: as the move's change when it follows on from what the socket sent last,
-        else as the whole VIEW (read here if the broadcast was a move's, which carries its change
-        alone).
+        come round through the channel layer; the site's layers leave it out of that broadcast
+        (``SKIP_CHANNEL``), and should another layer bring it, it is ignored here: it brings
+        nothing new, and through Redis it may even arrive after a later state. Only a newer state
+        of this socket's game is sent on: as the move's change when it follows on from what the
+        socket sent last, else as the whole VIEW (read here if the broadcast was a move's, which
+        carries its change alone).
         """
         if event.get(SKIP_CHANNEL) == self.channel_name or self.game_id is None:
             return

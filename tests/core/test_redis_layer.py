@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.broadcast import group_send
+from core.layers import SKIP_CHANNEL
 from core.outages import CHANNEL_LAYER
 from core.redis_layer import ResilientRedisChannelLayer
 from deploy.servers import Redis
@@ -65,6 +66,29 @@ async def test_a_group_message_reaches_its_members_and_nothing_stays_subscribed(
     await layer.channel_discard(second)
     assert subscribed(redis_server) == set()
     await layer.flush()
+
+
+async def test_a_group_message_leaves_out_the_member_it_names_on_every_process(
+    layer: ResilientRedisChannelLayer, redis_server: Redis
+) -> None:
+    """The mover's own socket is not woken by its move's broadcast; the other members get it,
+    here and on another process (a second layer, as a second web process would have)."""
+    elsewhere = ResilientRedisChannelLayer(hosts=[redis_server.url], prefix="test")
+    sender, other, remote = (
+        await layer.new_channel(),
+        await layer.new_channel(),
+        await elsewhere.new_channel(),
+    )
+    for owner, channel in ((layer, sender), (layer, other), (elsewhere, remote)):
+        await owner.group_add(GROUP, channel)
+    await layer.group_send(GROUP, {"type": "game.update", "seq": 4, SKIP_CHANNEL: sender})
+    update = {"type": "game.update", "seq": 4, SKIP_CHANNEL: sender}
+    assert await asyncio.wait_for(layer.receive(other), 5) == update
+    assert await asyncio.wait_for(elsewhere.receive(remote), 5) == update
+    await layer.group_send(GROUP, {"type": "game.update", "seq": 5})
+    assert await asyncio.wait_for(layer.receive(sender), 5) == {"type": "game.update", "seq": 5}
+    await layer.flush()
+    await elsewhere.flush()
 
 
 async def test_while_redis_is_down_channels_open_and_subscribe_once_it_is_back(

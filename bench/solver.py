@@ -101,6 +101,8 @@ def own_the_mask_graph() -> None:
             pass
     for _mask, _free in graph.available.items():
         pass
+    for _mask, _place in graph.places.items():
+        pass
 
 
 def winnability(deal: Deal, variant: Variant) -> Measurement:

@@ -85,6 +85,33 @@ def test_the_exact_sweep_alone_finds_par_from_par_as_floor(variant: Variant, see
     assert (points, exact) == (recorded, True)
 
 
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("seed", [0, 8, 9, 17])
+def test_the_best_first_search_alone_finds_par(variant: Variant, seed: int) -> None:
+    """Best first from the bounds alone, with no floor to start from: the recorded par, exact, and
+    a line that replays to it."""
+    deal = Deal.from_seed(seed)
+    table, start = Table.of(deal, variant), SearchStart.of_state(GameState(deal, variant))
+    bounds = relaxed_bounds(table, start.played)
+    label, points, exact, _ = solver._best_first(table, start, bounds, max_nodes=10**9)
+    assert (points, exact) == (RECORDED_PARS[variant][seed], True)
+    finished = GameState.replay(deal, variant, table.moves(solver._label_steps(label)))
+    solver._finish(finished)
+    assert finished.score == points
+
+
+def test_a_budget_spent_best_first_still_returns_a_real_line() -> None:
+    """With the bounds built but too few nodes left to prove par, the best line met (or the beam's,
+    when better) is returned, not exact."""
+    deal = Deal.from_seed(8)
+    budget = Budget(max_nodes=solver.BOUNDS_NODES + 200)
+    result = find_par_from(GameState(deal, Variant.NOWRAP), budget=budget)
+    assert not result.exact
+    replayed = GameState.replay(deal, Variant.NOWRAP, result.line)
+    assert replayed.status.is_over
+    assert replayed.score == result.par <= RECORDED_PARS[Variant.NOWRAP][8]
+
+
 def test_a_budget_too_small_for_the_bounds_sweeps_unpruned() -> None:
     """Below BOUNDS_NODES the search never builds the bounds: it narrows as the old one did."""
     deal = Deal.from_seed("41")

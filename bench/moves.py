@@ -7,6 +7,9 @@ is one, else a draw; the next game, opened on the same socket, when one ends), t
 floor. Prints the rate and the p50/p99 round trip of
 each baseline beside the moves', and the ratios of the moves' figures to each baseline's.
 
+Each phase's clock, and the server's CPU it charges to the phase, start once all of its clients
+have connected: it measures sockets in use, not 200 handshakes at once.
+
 It does so ``--rounds`` times at each N (3 by default), each round the echoes, the moves and the
 floor one after the other, and then prints the median of the rounds' ratios, with the targets of
 issue #17 against the bare echo (moves/s at least 0.35 of its rate, p99 at most 3 times its p99).
@@ -50,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import math
 import os
@@ -59,10 +63,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -98,6 +103,9 @@ from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
 from game.postgame import waiting_games  # noqa: E402
 from game.services import game_start  # noqa: E402
 from leaderboard.challenge import days_prepare  # noqa: E402
+
+S = TypeVar("S")
+"""What a phase samples as its clock starts and as it ends."""
 
 REPLY_TIMEOUT = 30.0
 GAMES_DEALT_AHEAD = 3
@@ -161,11 +169,37 @@ def next_move(view: dict[str, Any]) -> str:
     return view["tableau"][playable[0]] if playable else "draw"
 
 
-async def echo_client(base: str, path: str, deadline: float, tally: Tally) -> None:
+class Start(Generic[S]):
+    """A phase's clock, which starts once every client has connected: a phase measures the
+    steady state of its sockets, not the handshakes of 200 clients connecting at once (a player's
+    socket carries game after game). ``sample`` is read as the clock starts and as the phase
+    ends (the CPU the server has used, for instance)."""
+
+    def __init__(self, clients: int, seconds: float, sample: Callable[[], S]) -> None:
+        self.clients, self.seconds, self.sample = clients, seconds, sample
+        self.connected = 0
+        self.go = asyncio.Event()
+        self.started = self.deadline = math.inf
+        self.before: S | None = None
+
+    async def ready(self) -> float:
+        """Wait, connected, until every other client is; then the phase's deadline."""
+        self.connected += 1
+        if self.connected == self.clients:
+            self.before = self.sample()
+            self.started = time.monotonic()
+            self.deadline = self.started + self.seconds
+            self.go.set()
+        await asyncio.wait_for(self.go.wait(), REPLY_TIMEOUT)
+        return self.deadline
+
+
+async def echo_client(base: str, path: str, start: Start[Any], tally: Tally) -> None:
     async with websockets.connect(
         f"{base}{path}", origin=Origin(base.replace("ws:", "http:"))
     ) as ws:
         seq = 0
+        deadline = await start.ready()
         while time.monotonic() < deadline:
             message = json.dumps({"type": "move", "seq": seq, "move": "draw"})
             started = time.perf_counter()
@@ -178,7 +212,7 @@ async def echo_client(base: str, path: str, deadline: float, tally: Tally) -> No
 async def game_client(
     base: str,
     guest: Guest,
-    deadline: float,
+    start: Start[Any],
     tally: Tally,
     *,
     floor_game: int | None = None,
@@ -195,6 +229,7 @@ async def game_client(
         additional_headers={"Cookie": guest.cookie},
         ssl=tls,
     ) as ws:
+        deadline = await start.ready()
         while time.monotonic() < deadline:
             if floor_game is None:
                 game_id = (
@@ -280,10 +315,22 @@ FLOOR_GAME = "00000000-0000-0000-0000-000000000000"
 """The id the floor's one "game" goes by."""
 
 
-def cpu_per_round_trip(tally: Tally, before: CpuSample, after: CpuSample) -> float:
+def cpu_per_round_trip(measured: Phase[CpuSample]) -> float:
     """Daphne's CPU microseconds per answered message over a phase (its analysis worker and
     other children apart)."""
-    return (after.daphne - before.daphne) / max(1, len(tally.round_trips)) * 1e6
+    used = measured.after.daphne - measured.before.daphne
+    return used / max(1, len(measured.tally.round_trips)) * 1e6
+
+
+@dataclass(frozen=True)
+class Phase(Generic[S]):
+    """What one phase measured: its round trips over its seconds, and the samples taken as its
+    clock started and as it ended."""
+
+    tally: Tally
+    seconds: float
+    before: S
+    after: S
 
 
 def run_phase(
@@ -291,23 +338,30 @@ def run_phase(
     base: str,
     guests: list[Guest],
     seconds: float,
+    sample: Callable[[], S],
     floor_game: int | None = None,
     tls: ssl.SSLContext | None = None,
-) -> tuple[Tally, float]:
-    """Drive one client per guest for ``seconds``: through the echo named ``kind``, the game, or
-    (with ``floor_game``, the moves per socket) the floor."""
+) -> Phase[S]:
+    """Drive one client per guest for ``seconds`` once all have connected: through the echo
+    named ``kind``, the game, or (with ``floor_game``, the moves per socket) the floor."""
     tally = Tally()
-    deadline = time.monotonic() + seconds
-    started = time.monotonic()
-    if kind in ECHOES:
-        clients = [echo_client(base, ECHOES[kind], deadline, tally) for _ in guests]
-    else:
-        clients = [
-            game_client(base, guest, deadline, tally, floor_game=floor_game, tls=tls)
-            for guest in guests
-        ]
-    asyncio.run(phase(clients))
-    return tally, time.monotonic() - started
+
+    async def clients() -> Phase[S]:
+        start = Start(len(guests), seconds, sample)
+        if kind in ECHOES:
+            await phase([echo_client(base, ECHOES[kind], start, tally) for _ in guests])
+        else:
+            await phase(
+                [
+                    game_client(base, guest, start, tally, floor_game=floor_game, tls=tls)
+                    for guest in guests
+                ]
+            )
+        after, ended = sample(), time.monotonic()
+        assert start.before is not None
+        return Phase(tally, ended - start.started, start.before, after)
+
+    return asyncio.run(clients())
 
 
 PARTS: Final = ("web processes", "analysis workers", "nginx", "Redis", "PostgreSQL", "clients")
@@ -379,10 +433,16 @@ def topology_moves(webs: int, clients: list[int], seconds: float) -> dict[int, T
             for guest in guests:
                 guest.deal_games(GAMES_DEALT_AHEAD)
             vacuum_database()
-            before = MachineSample.of(topology)
-            moves, move_seconds = run_phase("moves", topology.ws_url, guests, seconds, tls=tls)
-            cores = before.cores_until(MachineSample.of(topology), move_seconds)
-            figures[n] = (*moves.summary(move_seconds), moves.errors, cores)
+            moves = run_phase(
+                "moves",
+                topology.ws_url,
+                guests,
+                seconds,
+                functools.partial(MachineSample.of, topology),
+                tls=tls,
+            )
+            cores = moves.before.cores_until(moves.after, moves.seconds)
+            figures[n] = (*moves.tally.summary(moves.seconds), moves.tally.errors, cores)
     return figures
 
 
@@ -412,77 +472,73 @@ def print_scaling(processes: int, clients: list[int], seconds: float) -> None:
 class Round:
     """One round at one N: the baselines and the moves, measured one after the other."""
 
-    baselines: dict[str, tuple[Tally, float]]
-    """By name: the baseline's round trips and the seconds they took."""
-    moves: Tally
-    move_seconds: float
-    cpu: dict[str, float]
-    """Daphne's CPU microseconds per answer, by phase ("move" for the moves)."""
+    baselines: dict[str, Phase[CpuSample]]
+    moves: Phase[CpuSample]
     floor_game: int
     finished: int
-    shares: tuple[float, float]
-    """Daphne's and the analysis worker's CPU per second of the moves phase."""
     waiting: int
     drained: float | None
 
+    def cpu(self) -> dict[str, float]:
+        """Daphne's CPU microseconds per answer, by phase ("move" for the moves)."""
+        phases = {**self.baselines, "move": self.moves}
+        return {kind: cpu_per_round_trip(measured) for kind, measured in phases.items()}
+
+    def shares(self) -> tuple[float, float]:
+        """Daphne's and the analysis worker's CPU per second of the moves phase."""
+        return self.moves.before.shares_until(self.moves.after, self.moves.seconds)
+
     def ratios(self, kind: str) -> tuple[float, float]:
         """(moves/s over the baseline's, the moves' p99 over the baseline's)."""
-        m_rate, _, m_p99 = self.moves.summary(self.move_seconds)
-        b_rate, _, b_p99 = self.baselines[kind][0].summary(self.baselines[kind][1])
+        m_rate, _, m_p99 = self.moves.tally.summary(self.moves.seconds)
+        baseline = self.baselines[kind]
+        b_rate, _, b_p99 = baseline.tally.summary(baseline.seconds)
         return m_rate / b_rate if b_rate else math.nan, m_p99 / b_p99
 
 
 def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Namespace) -> Round:
     """The echoes, the moves, then the floor (whose "games" are as long as the moves' were)."""
-    cpu: dict[str, float] = {}
-    baselines = {}
-    for kind in ECHOES:
-        before = CpuSample.of(server.pid)
-        baselines[kind] = run_phase(kind, base, guests, args.seconds)
-        cpu[kind] = cpu_per_round_trip(baselines[kind][0], before, CpuSample.of(server.pid))
+    sample = functools.partial(CpuSample.of, server.pid)
+    baselines = {kind: run_phase(kind, base, guests, args.seconds, sample) for kind in ECHOES}
     vacuum_database()
-    phase_start, cpu_before = timezone.now(), CpuSample.of(server.pid)
-    moves, move_seconds = run_phase("moves", base, guests, args.seconds)
-    cpu_after, waiting = CpuSample.of(server.pid), backlog(phase_start)
+    phase_start = timezone.now()
+    moves = run_phase("moves", base, guests, args.seconds, sample)
+    waiting = backlog(phase_start)
     drained = drain_seconds(phase_start, args.drain_cap)
-    floor_game = moves.moves_per_game()
-    before = CpuSample.of(server.pid)
-    baselines["floor"] = run_phase("floor", base, guests, args.seconds, floor_game)
-    cpu["floor"] = cpu_per_round_trip(baselines["floor"][0], before, CpuSample.of(server.pid))
-    cpu["move"] = cpu_per_round_trip(moves, cpu_before, cpu_after)
+    floor_game = moves.tally.moves_per_game()
+    baselines["floor"] = run_phase("floor", base, guests, args.seconds, sample, floor_game)
     return Round(
         baselines=baselines,
         moves=moves,
-        move_seconds=move_seconds,
-        cpu=cpu,
         floor_game=floor_game,
         finished=Game.objects.filter(finished_at__gte=phase_start).count(),
-        shares=cpu_before.shares_until(cpu_after, move_seconds),
         waiting=waiting,
         drained=drained,
     )
 
 
 def print_round(n: int, number: int, measured: Round, drain_cap: float) -> None:
-    m_rate, m_p50, m_p99 = measured.moves.summary(measured.move_seconds)
-    for kind, (baseline, baseline_seconds) in measured.baselines.items():
-        b_rate, b_p50, b_p99 = baseline.summary(baseline_seconds)
+    m_rate, m_p50, m_p99 = measured.moves.tally.summary(measured.moves.seconds)
+    for kind, baseline in measured.baselines.items():
+        b_rate, b_p50, b_p99 = baseline.tally.summary(baseline.seconds)
         rate_ratio, p99_ratio = measured.ratios(kind)
+        errors = measured.moves.tally.errors + baseline.tally.errors
         print(
             f"{n:>5} {number:>5} {kind:>8} {b_rate:>7.0f} {b_p50:>6.2f}ms {b_p99:>6.2f}ms "
             f"{m_rate:>8.0f} {m_p50:>6.2f}ms {m_p99:>6.2f}ms {rate_ratio:>10.2f} "
-            f"{p99_ratio:>9.2f} {measured.moves.errors + baseline.errors:>6}",
+            f"{p99_ratio:>9.2f} {errors:>6}",
             flush=True,
         )
     print(f"{'':>11} (a game took {measured.floor_game} moves on average; the floor's clients "
           "made as many on each socket)")  # fmt: skip
     print(f"{'':>11} Daphne's CPU per answer: "
-          + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in measured.cpu.items()),
+          + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in measured.cpu().items()),
           flush=True)  # fmt: skip
-    daphne_share, worker_share = measured.shares
+    daphne_share, worker_share = measured.shares()
+    seconds = measured.moves.seconds
     print(
         f"{'':>11} analysis: {measured.finished} games finished "
-        f"({measured.finished / measured.move_seconds:.1f}/s); CPU of the analysis worker "
+        f"({measured.finished / seconds:.1f}/s); CPU of the analysis worker "
         f"{worker_share:.0%}, of Daphne {daphne_share:.0%}; {measured.waiting} waiting at the "
         "end, "
         + (f"drained {measured.drained:.1f} s later" if measured.drained is not None
@@ -519,8 +575,8 @@ def print_medians(n: int, rounds: list[Round]) -> None:
                 f"{'met' if statistics.median(p99s) <= TARGET_P99 else 'NOT met'}"
             )
         print(line, flush=True)
-    cpu = {kind: statistics.median(measured.cpu[kind] for measured in rounds) for kind in
-           rounds[0].cpu}  # fmt: skip
+    per_round = [measured.cpu() for measured in rounds]
+    cpu = {kind: statistics.median(figures[kind] for figures in per_round) for kind in per_round[0]}
     print(f"{'':>11} Daphne's CPU per answer (median): "
           + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in cpu.items())
           + f"; bare over move {cpu['bare'] / cpu['move']:.2f}", flush=True)  # fmt: skip

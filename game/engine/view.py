@@ -103,13 +103,13 @@ def move_change(before: GameState, after: GameState) -> MoveChange:
     ('draw', None, [], 22)
     """
     move = after.moves[-1]
-    card = move.card
+    position = None if move.card is None else after.deal.positions[move.card.index]
     return {
         "seq": after.seq,
         "move": move.text,
-        "position": None if card is None else after.deal.positions[card.index],
+        "position": position,
         "waste": after.waste_top.code,
-        "turned": [] if card is None else _turned(before, after, after.deal.positions[card.index]),
+        "turned": [] if position is None else _turned(before, after, position),
         "status": after.status.value,
         "score": after.score,
         "streak": after.streak,

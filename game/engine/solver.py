@@ -813,6 +813,7 @@ def _best_first(
             one, other, l_one, l_other = follow[rank]
             going_on = below[one] if below[one] > below[other] else below[other]
             longest = below[l_one] if below[l_one] > below[l_other] else below[l_other]
+            # _reaching_score's bound for the child (on a streak of streak + 1), inlined.
             going_on = going_on * unit + streak * longest * step
             fresh = below[0] * unit
             hope = gained + (fresh if fresh > going_on else going_on) + credit
@@ -1267,15 +1268,10 @@ def _groups(
 
 def _front(group: list[_Label], per_play: int) -> list[_Label]:
     """The labels no other label of the group makes redundant (see :func:`par_labels`)."""
-    group.sort(key=_front_order)
+    group.sort(key=_front_order)  # fewest cards drawn first: no later label makes one redundant
     front: list[_Label] = []
     for label in group:
-        points = label[2]
-        most = points + label[1] * per_play
-        for other in front:
-            if other[2] >= points and other[2] + other[1] * per_play >= most:
-                break
-        else:
+        if not _redundant(label, front, per_play):
             front.append(label)
     return front
 

@@ -8,10 +8,11 @@ dealt, so :func:`mask_graph` builds them once per process and the solver's searc
 the ranks of a deal change.
 
 There are 22,932 masks and 119,364 plays. Building them takes 0.25 to 0.45 s of one core (as busy
-as the machine was), once per process, and they hold about 14 MB (measured as the growth of the
-resident set; ``bench/solver.py`` prints both). The plays are kept as tuples of pairs, the fastest
-form to walk: flat tuples or parallel ones would halve the memory but cost the relaxed bounds
-about 4 ms a deal.
+as the machine was), once per process, and they hold about 16 MB (measured as the growth of the
+resident set; ``bench/solver.py`` prints both). The plays are kept twice: by mask, as tuples of
+pairs, and by level and card (:attr:`MaskGraph.levels`), as parallel tuples of the same numbers,
+which the relaxed bounds walk card by card (about 2 MB more than the plays by mask alone, for a
+pass about a third faster).
 
 >>> from game.engine.layout import ALL_PLAYED, BOTTOM_ROW
 >>> graph = mask_graph()
@@ -48,6 +49,15 @@ class MaskGraph:
     plays: tuple[tuple[tuple[Position, int], ...], ...]
     """By a mask's place: (position, place of the mask after playing it) for each available
     position, lowest position first."""
+    available_at: tuple[int, ...]
+    """By a mask's place, the mask of its available positions (as :attr:`available` by mask)."""
+    levels: tuple[tuple[tuple[Position, tuple[int, ...], tuple[int, ...]], ...], ...]
+    """The same plays card by card, for a pass that handles one card at a time: by level (cards
+    played), most played first and the full mask's level left out, for each position that may be
+    played from a mask of the level: (position, the places it is played from, the places it leads
+    to, pair by pair). No mask of a level follows another of it, so a pass over the levels in
+    order meets every mask after all those that can follow it, whatever order it takes within one.
+    """
 
     def above(self, played: int) -> list[int]:
         """The places of the masks that can follow ``played`` (itself included), in order."""
@@ -87,7 +97,38 @@ def mask_graph() -> MaskGraph:
     plays = tuple(
         tuple((p, places[mask | 1 << p]) for p in _bits(available[mask])) for mask in masks
     )
-    return MaskGraph(masks=masks, available=available, places=places, plays=plays)
+    return MaskGraph(
+        masks=masks,
+        available=available,
+        places=places,
+        plays=plays,
+        available_at=tuple(available[mask] for mask in masks),
+        levels=_levels(masks, places, plays),
+    )
+
+
+def _levels(
+    masks: tuple[int, ...],
+    places: dict[int, int],
+    plays: tuple[tuple[tuple[Position, int], ...], ...],
+) -> tuple[tuple[tuple[Position, tuple[int, ...], tuple[int, ...]], ...], ...]:
+    """The plays grouped by level and position (see :attr:`MaskGraph.levels`). The places are
+    the graph's own numbers, shared rather than copied."""
+    by_level: dict[int, dict[Position, tuple[list[int], list[int]]]] = {}
+    for mask in masks[1:]:
+        place = places[mask]
+        by_position = by_level.setdefault(mask.bit_count(), {})
+        for position, after in plays[place]:
+            sources, afters = by_position.setdefault(position, ([], []))
+            sources.append(place)
+            afters.append(after)
+    return tuple(
+        tuple(
+            (position, tuple(sources), tuple(afters))
+            for position, (sources, afters) in sorted(by_level[level].items())
+        )
+        for level in sorted(by_level, reverse=True)
+    )
 
 
 def _bits(mask: int) -> list[Position]:

@@ -45,26 +45,32 @@ steps:
    left in the stock is credited as much: a real line that draws ``u`` of the ``d`` cards left
    makes at most ``u`` new runs and scores at most ``10·(d - u)`` for clearing, so it scores at
    most its relaxed score less the charges, plus ``10·d``. Per mask the bound keeps ``fresh``, the
-   most a new run and all after it can score less its charge, and per rank of the next card ``y``,
-   the most a line going on with such a card scores on a streak of 1, and the longest run it can
-   make: on a streak ``s ≥ 1`` such a line scores at most ``y + 10·(s - 1)·longest``, because the
-   streak adds 10 per play before the next draw. Peak bonuses count where the peak top is played.
-   The masks and which follow which are the same for every deal: :mod:`game.engine.masks` builds
-   them once per process, so the pass does only what the ranks change.
+   most a new run and all after it can score less its charge, and per rank of the top card ``y``,
+   the most a line going on with a card that fits it scores on a streak of 1, and the longest run
+   it can make: on a streak ``s ≥ 1`` such a line scores at most ``y + 10·(s - 1)·longest``,
+   because the streak adds 10 per play before the next draw. Peak bonuses count where the peak top
+   is played. The masks and which follow which are the same for every deal:
+   :mod:`game.engine.masks` builds them once per process, with the plays grouped by level and
+   card, so the pass looks up what a card's rank decides once for all the masks it is played from,
+   and keeps each figure in one list by the masks' places (no list per mask).
 2. **Best first** (:func:`_best_first`): labels are taken out one at a time, the one whose points
    plus bound (its *hope*) are highest first, and the search stops when no label left hopes for
    more than the best line met, which is then par. A label taken out is dropped when one taken out
    before at the same mask and group makes it redundant, and its draws are not made again when a
-   label of the same mask with no more cards drawn and at least its points has drawn. Only
-   labels hoping for more than par are ever taken out (and some hoping for exactly par), which
-   are the labels the exact sweep kept when its floor was par, without needing a floor first.
-   Hopes are whole numbers of ten points, so the labels wait in one list per hope rather than in
-   a heap. The longest run also makes dominance tighter: a streak is worth at most that many more
-   plays, not every card left.
+   label of the same mask with no more cards drawn and at least its points has drawn; they go only
+   as far as the fewest cards drawn by such a label with more cards drawn (the draws beyond are
+   that label's, from fewer cards drawn). A label made by drawing makes no draws of its own (they
+   would be those of the label it was drawn from, with no more points), so its hope is what going
+   on from its top may score, never what a new run may; a play after which the top fits no card
+   makes its draws at once rather than waiting its turn. Only labels hoping for more than par are
+   ever taken out (and some hoping for exactly par), without needing a floor first. Hopes are
+   whole numbers of ten points, so the labels wait in one list per hope rather than in a heap. The
+   longest run also makes dominance tighter: a streak is worth at most that many more plays, not
+   every card left.
 
-On seeds 0–39 the best-first search takes out a median of 1,200 labels (standard) and 4,700
-(no-wrap), up to 39,000 and 89,000 on the hardest deals, where the unpruned sweep kept 100,000 to
-220,000 on every deal. The bounds' pass (about 40 ms) is most of the time on a typical deal.
+On seeds 0–39 the best-first search takes out a median of 900 labels (standard) and 3,200
+(no-wrap), up to 26,000 and 55,000 on the hardest deals, where the unpruned sweep kept 100,000 to
+220,000 on every deal. The bounds' pass (about 25 ms) is most of the time on a typical deal.
 
 Budget: the bounds count one node per mask, labels one node each. A budget below
 :data:`BOUNDS_NODES` skips the bounds and sweeps unpruned level by level (:func:`_par_sweep`), as
@@ -161,6 +167,51 @@ summing bounds per peak is no bound (a run's points grow with its length across 
 that forgets the overlaps was only reasoned about (its runs may take every card of adjacent ranks),
 not measured.
 
+The fifth round ("par under 50 ms a deal on both variants") made the bounds' pass about a third
+faster and let the best-first search take out a quarter fewer labels. ``bench/solver.py 40`` (CPU
+time, a child process per deal), the tree before and this one back to back in turns, six times,
+on two cores shared with another engineer's benchmarks (load average 0.9 to 2.8, which inflates
+CPU time too): CPU medians of 60.2, 56.0, 60.1, 59.7, 45.2 and 50.6 ms before and 41.8, 36.7,
+43.4, 40.1, 33.5 and 41.6 ms after on standard deals (90th percentile 57 to 83 ms before, 49 to
+59 ms after), of 75.1, 59.0, 75.7, 74.9, 56.6 and 68.1 ms before and 50.2, 46.3, 55.7, 57.5,
+47.6 and 51.5 ms after on no-wrap deals (90th percentile 201 to 322 ms before, 144 to 219 ms
+after), every par exact: 0.66 to 0.82 of the time before on standard deals, 0.67 to 0.84 on
+no-wrap deals; at the quietest (the fifth pair), 45.2 to 33.5 ms and 56.6 to 47.6 ms. In forked
+children as the bench runs them (no-wrap), the pass took a median of 28 to 33 ms against 46 to 48
+ms before, the best-first search 16 to 18 ms against 20 to 23 ms. In one process, the bounds and
+the best-first search deal by deal in turns (the better of two runs): 0.66 of the time before on
+both variants (per-deal median). What each change bought:
+
+* the pass card by card within a level (:attr:`~game.engine.masks.MaskGraph.levels`), each figure
+  in one list by place (:class:`Bounds`), and the figures by the rank of the top (the better of
+  the two ranks that fit it, written by each card to the ranks it fits) rather than by the rank of
+  the card: the pass from a median of 39–46 to 27–32 ms in one process, the same bounds. Lists
+  per mask by the rank of the top alone bought 8%, one list per figure walked mask by mask 10%;
+* a label made by drawing makes no draws and hopes only for going on from its top (see
+  :func:`_best_first`): labels taken out from a median of 1,203 to 1,051 (standard) and 4,699 to
+  4,411 (no-wrap); with the bounds read by place rather than through the places of the masks,
+  0.72 and 0.71 of the time before, with the pass;
+* a play after which the top fits no card drawing at once: 900 and 3,174 labels taken out (those
+  labels are no longer taken out), 3 to 6% of the time; the draws going only as far as a label
+  that drew with at least the points (:func:`_draws_until`): 0 to 6%, within the noise.
+
+Tried and dropped in the fifth round: in the best-first search, walking a label's plays through
+the graph's plays of its mask rather than looking the masks after them up by mask (9% slower); no
+new run hoped for once the stock is spent (mean labels 1,795 to 1,794); a figure per rank for a
+streak of 0 (what going on from a top scores with the run's streak not yet counted, two more
+writes per play) for the hopes of labels made by drawing: 6% fewer labels (900 to 851 and 3,174
+to 2,966), the pass 28% longer (27.5 to 35.1 ms); a label dropped also when one taken out at the
+mask whose top fits more cards makes it redundant (groups by mask, then by the cards fitting): 5%
+fewer labels (900 to 853 and 3,174 to 3,030), no faster (two turns: 0.94 to 1.04 of the time);
+in the pass, walking tuples of (place, place after) pairs rather than zipping the graph's two
+tuples: a bare loop over the plays took 3.7 rather than 4.9 ms, but the pairs are 119,364 more
+tuples (about 6 MB), which a forked child copies as it first counts references to them.
+Reasoned about, not measured: counting the runs from the number of cards played, which would
+spare the pass its ``+ 1`` per play, needs as many subtractions in ``y``; making a play's label
+only when it is kept (12% of them are not, counted) saves a tuple each. The pass now spends about
+a tenth of its time walking the pairs and the rest on three reads and five tests a play: below
+that it still needs a smaller relaxation.
+
 >>> from game.engine.deal import Deal
 >>> from game.engine.variants import Variant
 >>> result = solve(Deal.from_seed("7"), Variant.TRIPEAKS)
@@ -190,7 +241,7 @@ from game.engine.layout import (
     POSITIONS,
     TABLEAU_SIZE,
 )
-from game.engine.masks import available_positions, mask_graph
+from game.engine.masks import MaskGraph, available_positions, mask_graph
 from game.engine.moves import DRAW, Move
 from game.engine.state import (
     CLEARING_BONUS_PER_CARD,
@@ -739,9 +790,18 @@ def _best_first(
     hardest deals). A label taken out is dropped when one taken out before at the same mask and in
     the same group makes it redundant (see :func:`_par_sweep`), and its draws are not made when a
     label of the same mask with no more cards drawn and at least its points has drawn: that
-    label's draws reach each top rank with no more cards drawn. As in :func:`_groups`, a draw goes
-    only as far as the first stock card of each rank that fits an available card. Returns (best
-    label, its final points, exact, nodes): nodes are the labels taken out and not dropped; when
+    label's draws reach each top rank with no more cards drawn (see :func:`_draws_until` for
+    those with more cards drawn). As in :func:`_groups`, a draw goes only as far as the first
+    stock card of each rank that fits an available card.
+
+    A label made by drawing never draws: any draw of its own puts a card on top that the label it
+    was drawn from put there too, with no more cards drawn and the same points, or a rank that
+    label reached from fewer cards drawn. Its hope is therefore what going on from its top may
+    score on a streak of 0 (:func:`_reaching` also counts a new run, which it never makes first),
+    which drops many of the labels drawing makes. A play after which the top fits no card can only
+    draw, and its draws are made at once (when its hope, its points plus ``fresh``, exceeds the
+    best line met) rather than the label waiting its turn in the queue. Returns (best label, its
+    final points, exact, nodes): nodes are the labels taken out and not dropped; when
     ``max_nodes`` or the deadline runs out, the best line met so far, not exact.
     """
     step, unit, penalty = STREAK_STEP, _UNIT, RUN_PENALTY
@@ -749,25 +809,32 @@ def _best_first(
     credit_at = [penalty * (last - drawn) for drawn in range(last + 1)]
     ranks = table.ranks
     fit_masks = table.fit_masks
-    follow = _follow(table)
     draw_order = tuple(
         tuple(sorted((draws, rank) for rank, draws in enumerate(first) if draws != NEVER))
         for first in _first_draws(table)
     )
-    graph_available = mask_graph().available
-    entries, places = bounds.entries, bounds.places
-    cards = {1 << p: (p, ranks[p], _play_score(p)) for p in POSITIONS}
+    graph = mask_graph()
+    available_at, places = graph.available_at, graph.places
+    fresh_at, going_on, runs = bounds.fresh, bounds.going_on, bounds.runs
+    # By a position's bit: the position, its rank, what playing it scores on a streak of 0, and
+    # the bounds of a top of its rank.
+    cards = {
+        1 << p: (p, ranks[p], _play_score(p), going_on[ranks[p]], runs[ranks[p]]) for p in POSITIONS
+    }
     root = _root_label(start)
     best, best_points = root, start.score
     expanded: dict[int, list[_Label]] = {}  # by mask and the cards its top fits
-    drew: dict[int, list[_Label]] = {}  # by mask: the labels whose draws were made
-    entry = entries[places[start.played]]
+    drew: dict[int, list[_Label]] = {}  # by place: the labels whose draws were made
     hope = _reaching_score(
-        root, _fresh(entry), *_going_on(entry, table.neighbours[start.top.rank]), last
+        root,
+        bounds.fresh_points(start.played),
+        *bounds.going_on_points(start.played, start.top.rank),
+        last,
     )
-    # By hope in units, the labels that hope for it with their mask and top, the last made last.
-    queue: list[list[tuple[int, Rank, _Label]]] = [[] for _ in range(hope // unit + 1)]
-    queue[hope // unit].append((start.played, start.top.rank, root))
+    # By hope in units, the labels that hope for it with their mask, its place and their top, the
+    # last made last.
+    queue: list[list[_Waiting]] = [[] for _ in range(hope // unit + 1)]
+    queue[hope // unit].append((start.played, places[start.played], start.top.rank, root))
     highest = hope // unit  # no label hopes for more
     nodes = 0
     while highest * unit > best_points:
@@ -775,16 +842,14 @@ def _best_first(
         if not waiting:
             highest -= 1
             continue
-        played, top, label = waiting.pop()
+        played, place, top, label = waiting.pop()
         if nodes >= max_nodes or (nodes % _TIME_CHECK_EVERY == 0 and deadline.passed()):
             return best, best_points, False, nodes
         drawn, streak, points = label[0], label[1], label[2]
-        free = graph_available[played]
-        entry = entries[places[played]]
+        free = available_at[place]
         fitting = free & fit_masks[top]
         if fitting:
-            one, other, l_one, l_other = follow[top]
-            per_play = (entry[l_one] if entry[l_one] > entry[l_other] else entry[l_other]) * step
+            per_play = (runs[top][place] - 1) * step
             key = played | fitting << TABLEAU_SIZE
             group = expanded.get(key)
             if group is None:
@@ -795,10 +860,13 @@ def _best_first(
                 group.append(label)
         nodes += 1
         credit = credit_at[drawn]
+        # The labels whose draws to make: this one unless drawing made it (its own draws would be
+        # no better than those made where it was drawn), and its children that fit no card.
+        drawing = [(played, place, label)] if drawn < last and label[4] >= 0 else []
         while fitting:
             bit = fitting & -fitting
             fitting ^= bit
-            position, rank, play = cards[bit]
+            position, rank, play, going_on_rank, runs_rank = cards[bit]
             after = played | bit
             gained = points + streak * step + play
             child = (drawn, streak + 1, gained, label, position)
@@ -809,61 +877,63 @@ def _best_first(
                 continue
             if gained > best_points:
                 best, best_points = child, gained
-            below = entries[places[after]]
-            one, other, l_one, l_other = follow[rank]
-            going_on = below[one] if below[one] > below[other] else below[other]
-            longest = below[l_one] if below[l_one] > below[l_other] else below[l_other]
+            below = places[after]
+            going = going_on_rank[below]
+            fresh = fresh_at[below] * unit
+            if going == _NO_PLAY:  # it can only draw: at once, rather than waiting its turn
+                if drawn < last and gained + fresh + credit > best_points:
+                    drawing.append((after, below, child))
+                continue
             # _reaching_score's bound for the child (on a streak of streak + 1), inlined.
-            going_on = going_on * unit + streak * longest * step
-            fresh = below[0] * unit
-            hope = gained + (fresh if fresh > going_on else going_on) + credit
+            going = going * unit + streak * (runs_rank[below] - 1) * step
+            hope = gained + (fresh if fresh > going else going) + credit
             if hope > best_points:
                 at = hope // unit
                 if at > highest:  # never met (a play hopes for no more than the label before)
                     highest = _raise_to(queue, at)
-                queue[at].append((after, rank, child))
-        if drawn < last:
-            made = drew.get(played)
+                queue[at].append((after, below, rank, child))
+        for mask, at_place, drawer in drawing:
+            made = drew.get(at_place)
             if made is None:
-                drew[played] = [label]
-            elif _redundant_draw(label, made):
-                continue
+                drew[at_place] = [drawer]
+                until = last
             else:
-                made.append(label)
-            fresh = entry[0] * unit
+                until = _draws_until(drawer, made)
+                if until < 0:
+                    continue
+                made.append(drawer)
+            free = available_at[at_place]
+            most = fresh_at[at_place] * unit + penalty  # a new run at most, its charge given back
+            points = drawer[2]
             for draws, rank in draw_order[drawn]:
+                if draws > until:
+                    break
                 if free & fit_masks[rank]:
-                    one, other, _, _ = follow[rank]
-                    going_on = (entry[one] if entry[one] > entry[other] else entry[other]) * unit
-                    going_on -= step
-                    if going_on > fresh + penalty:
-                        going_on = fresh + penalty
-                    hope = points + (fresh if fresh > going_on else going_on) + credit_at[draws]
+                    # Going on from the card drawn, on a streak of 0: its own draws are no
+                    # better than those made here.
+                    hope = going_on[rank][at_place] * unit - step
+                    if hope > most:
+                        hope = most
+                    hope += points + credit_at[draws]
                     if hope > best_points:
                         at = hope // unit
                         if at > highest:  # never met, as for plays
                             highest = _raise_to(queue, at)
-                        child = (draws, 0, points, label, drawn - draws)
-                        queue[at].append((played, rank, child))
+                        child = (draws, 0, points, drawer, drawn - draws)
+                        queue[at].append((mask, at_place, rank, child))
     return best, best_points, True, nodes
 
 
-def _raise_to(queue: list[list[tuple[int, Rank, _Label]]], at: int) -> int:
+_Waiting = tuple[int, int, Rank, _Label]
+"""A label waiting in :func:`_best_first`'s queue, with its mask, the mask's place and its top."""
+
+
+def _raise_to(queue: list[list[_Waiting]], at: int) -> int:
     """Make room in ``queue`` for labels hoping for ``at`` units, and return ``at``: the highest
     hope of the queue (see :func:`_best_first`) must never be below that of a label in it."""
     while len(queue) <= at:
         queue.append([])
     return at
-
-
-def _follow(table: Table) -> list[tuple[int, int, int, int]]:
-    """By top rank, where a bounds entry keeps the figures of the ranks that fit it: their ``y``
-    (two places, the same one twice when one rank fits) and their longest runs."""
-    follow = [(0, 0, _LONGEST, _LONGEST)]  # rank 0 is no rank
-    for ranks_fitting in table.neighbours[1:]:
-        one, other = _pair(ranks_fitting)
-        follow.append((one, other, _LONGEST + one, _LONGEST + other))
-    return follow
 
 
 def _redundant(label: _Label, group: list[_Label], per_play: int) -> bool:
@@ -878,37 +948,61 @@ def _redundant(label: _Label, group: list[_Label], per_play: int) -> bool:
     return False
 
 
-def _redundant_draw(label: _Label, made: list[_Label]) -> bool:
-    """Whether a label that drew at the same mask had no more cards drawn and at least the points
-    of ``label``: every draw of ``label`` is then no better than one already made."""
+def _draws_until(label: _Label, made: list[_Label]) -> int:
+    """How far the draws of ``label`` are worth making, given the labels ``made`` whose draws were
+    made at the same mask: -1 when one had no more cards drawn and at least its points (every
+    draw of ``label`` is then no better than one already made), else the fewest cards drawn by one
+    with at least its points (each draw beyond them is no better than one of that label's, which
+    put the same rank on top from fewer cards drawn), or the whole stock."""
     drawn, points = label[0], label[2]
-    for other in made:  # noqa: SIM110 (a loop, as in _redundant)
-        if other[0] <= drawn and other[2] >= points:
-            return True
-    return False
+    until = NEVER
+    for other in made:
+        if other[2] >= points:
+            if other[0] <= drawn:
+                return -1
+            if other[0] < until:
+                until = other[0]
+    return until
 
 
 @dataclass(frozen=True, slots=True)
 class Bounds:
-    """The relaxed game's bounds by played mask (see :func:`relaxed_bounds`): the entries are kept
-    by the masks' places in :func:`~game.engine.masks.mask_graph`, and looked up through its
-    places. (A dictionary by mask, built for each deal, cost about 4 ms of the 50 ms pass.)"""
+    """The relaxed game's bounds by played mask (see :func:`relaxed_bounds`), in :data:`_UNIT`:
+    one list per figure, by the masks' places in :func:`~game.engine.masks.mask_graph` (found
+    through its places). Lists by place and figure need no list per mask (making 22,932 of them
+    took about 5 ms); a dictionary by mask, built for each deal, cost about 4 ms more."""
 
-    entries: list[list[int]]
+    fresh: list[int]
+    """By place: the most a new run and everything after it score, less its charge."""
+    going_on: list[list[int]]
+    """By the rank of the top card, then by place: the most a line scores that goes on with an
+    available card fitting the top, that card on a streak of 1 (``_NO_PLAY`` when none fits)."""
+    runs: list[list[int]]
+    """By the rank of the top card, then by place: the longest run such a line makes, counting
+    the top card itself (1 when no card fits it)."""
     places: dict[int, int]
     count: int
     """How many masks the bounds cover: those that can follow the mask they were computed from."""
 
-    def __getitem__(self, played: int) -> list[int]:
-        return self.entries[self.places[played]]
-
     def __len__(self) -> int:
         return self.count
 
+    def fresh_points(self, played: int) -> int:
+        """``fresh`` at ``played``, in points."""
+        return self.fresh[self.places[played]] * _UNIT
 
-_LONGEST: Final = KING + 1
-"""Where a bounds entry keeps its longest runs: ``entry[_LONGEST + rank]`` by the rank of the
-first card, ``entry[_LONGEST]`` the longest of all."""
+    def going_on_points(self, played: int, top: Rank) -> tuple[int, int]:
+        """At ``played`` with a top of rank ``top``: the most going on scores on a streak of 1 (in
+        points), and the longest run going on makes (0 when no card fits the top)."""
+        place = self.places[played]
+        return self.going_on[top][place] * _UNIT, self.runs[top][place] - 1
+
+    def longest(self, played: int) -> int:
+        """The longest run any line makes from ``played``."""
+        place = self.places[played]
+        return max(runs[place] for runs in self.runs[1:]) - 1
+
+
 RUN_PENALTY: Final = CLEARING_BONUS_PER_CARD
 """What the bounds charge a new run for the draw it costs: what a card left in the stock is worth
 at the end (see :func:`_reaching` for why that keeps them bounds)."""
@@ -924,77 +1018,98 @@ def relaxed_bounds(table: Table, played: int) -> Bounds:
 
     In the relaxed game a run may start from any available card (the stock's order is forgotten),
     so a mask's future depends on the mask alone; each new run is charged :data:`RUN_PENALTY`, the
-    draw it costs. For each mask the entry holds, at index 0, ``fresh``: the most a new run and
-    everything after it can score, less the penalty (0 once every card is played); at index ``r``
-    (a rank), ``y[r]``: the most a line can score that goes on with an available card of rank ``r``
-    on a streak of 1; at ``_LONGEST + r``, the longest run that starts with such a card, and at
-    ``_LONGEST`` the longest of all. With streak ``s ≥ 1``, a line that goes on with a card of rank
-    ``r`` scores at most ``y[r] + 10·(s - 1)·longest[r]`` (the streak adds ``10`` per play before
-    the next draw), with streak 0 at most ``y[r] - 10``, and a line that draws first at most
-    ``fresh``; to any of them the penalty for every card left in the stock adds back what the draws
-    and the clearing bonus can be worth (see :func:`_reaching`). Every mask reachable from
-    ``played`` is visited once, in the order of :func:`~game.engine.masks.mask_graph`. Scores in
-    an entry are in :data:`_UNIT` (tens of points): read them through :func:`_fresh` and
-    :func:`_going_on`, which give points.
+    draw it costs. For each mask the bounds hold ``fresh``: the most a new run and everything after
+    it can score, less the penalty (0 once every card is played); and for each rank ``t`` of a top
+    card, ``y``: the most a line can score that goes on with an available card fitting ``t``, that
+    card on a streak of 1, and the longest run it can make. With streak ``s ≥ 1``, such a line
+    scores at most ``y + 10·(s - 1)·longest`` (the streak adds ``10`` per play before the next
+    draw), with streak 0 at most ``y - 10``, and a line that draws first at most ``fresh``; to any
+    of them the penalty for every card left in the stock adds back what the draws and the clearing
+    bonus can be worth (see :func:`_reaching`). Every mask reachable from ``played`` is visited
+    once, level by level (:attr:`~game.engine.masks.MaskGraph.levels`) and card by card within a
+    level, so that what a card's rank decides is looked up once for all the masks it is played
+    from. Read the bounds through :meth:`Bounds.fresh_points` and :meth:`Bounds.going_on_points`,
+    which give points.
 
     >>> from game.engine.deal import Deal
     >>> from game.engine.variants import Variant
     >>> bounds = relaxed_bounds(Table.of(Deal.from_seed("7"), Variant.TRIPEAKS), 0)
-    >>> bounds[ALL_PLAYED][0], len(bounds) > 20_000
-    (0, True)
+    >>> bounds.fresh_points(ALL_PLAYED), bounds.going_on_points(ALL_PLAYED, 5), len(bounds) > 20_000
+    (0, (-10485760, 0), True)
     """
     graph = mask_graph()
-    cards = _bound_cards(table)
-    empty = [0] + [_NO_PLAY] * KING + [0] * (KING + 1)
-    entries: list[list[int]] = [empty] * len(graph.masks)
-    plays = graph.plays
-    step, longest_at, penalty = STREAK_STEP // _UNIT, _LONGEST, RUN_PENALTY // _UNIT
-    places = graph.above(played)
-    for i in places[1:]:  # places[0] is the full mask
-        entry = empty[:]
-        best = longest_of_all = 0
-        for position, after in plays[i]:
-            rank, at_longest, base, one, other, l_one, l_other = cards[position]
-            below = entries[after]
-            # After this card, on a streak of 1: going on with a card that fits it, or a new run.
-            value = below[one]
-            other_value = below[other]
-            if other_value > value:
-                value = other_value
-            other_value = below[0]
-            if other_value > value:
-                value = other_value
-            value += base
-            if value > best:
-                best = value
-            longest = below[l_one]
-            other_value = below[l_other]
-            if other_value > longest:
-                longest = other_value
-            longest += 1
-            value += step * longest
-            if value > entry[rank]:
-                entry[rank] = value
-            if longest > entry[at_longest]:
-                entry[at_longest] = longest
-                if longest > longest_of_all:
-                    longest_of_all = longest
-        entry[0] = best - penalty
-        entry[longest_at] = longest_of_all
-        entries[i] = entry
-    return Bounds(entries, graph.places, len(places))
+    count = len(graph.masks)
+    fresh = [0] * count
+    # By rank, after an empty list for rank 0, which is no rank.
+    going_on = [[], *([_NO_PLAY] * count for _ in range(KING))]
+    runs = [[], *([1] * count for _ in range(KING))]
+    cards = _bound_cards(table, going_on, runs)
+    levels, covered = _levels_above(graph, played)
+    for level in levels:
+        for position, sources, afters in level:
+            y_card, runs_card, base, y_one, y_other, runs_one, runs_other = cards[position]
+            for i, after in zip(sources, afters, strict=True):
+                # After this card on a streak of 1: going on with a card fitting it, or a new run.
+                value = y_card[after]
+                other = fresh[after]
+                if other > value:
+                    value = other
+                value += base
+                if value > fresh[i]:
+                    fresh[i] = value
+                # The run this card heads, and its score on a streak of 1: a point per card more.
+                run = runs_card[after] + 1
+                value += run
+                if value > y_one[i]:
+                    y_one[i] = value
+                if value > y_other[i]:
+                    y_other[i] = value
+                if run > runs_one[i]:
+                    runs_one[i] = run
+                if run > runs_other[i]:
+                    runs_other[i] = run
+    return Bounds(fresh, going_on, runs, graph.places, covered)
 
 
-def _bound_cards(table: Table) -> list[tuple[int, int, int, int, int, int, int]]:
-    """By position, what :func:`relaxed_bounds` needs of its card: where its rank's figures go in
-    an entry (``y`` and longest run), what it scores on a streak of 0 (in :data:`_UNIT`), and where
-    the figures of the ranks that may follow it are."""
+_Level = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def _levels_above(graph: MaskGraph, played: int) -> tuple[tuple[_Level, ...], int]:
+    """The graph's plays by level and card (:attr:`~game.engine.masks.MaskGraph.levels`) from the
+    masks that can follow ``played``, and how many masks those are."""
+    if not played:
+        return graph.levels, len(graph.masks)
+    masks = graph.masks
+    levels = []
+    for level in graph.levels[: TABLEAU_SIZE - played.bit_count()]:
+        kept = []
+        for position, sources, afters in level:
+            pairs = [
+                (i, after)
+                for i, after in zip(sources, afters, strict=True)
+                if masks[i] & played == played
+            ]
+            if pairs:
+                kept_sources, kept_afters = zip(*pairs, strict=True)
+                kept.append((position, kept_sources, kept_afters))
+        levels.append(tuple(kept))
+    return tuple(levels), len(graph.above(played))
+
+
+def _bound_cards(
+    table: Table, going_on: list[list[int]], runs: list[list[int]]
+) -> list[tuple[list[int], list[int], int, list[int], list[int], list[int], list[int]]]:
+    """By position, what :func:`relaxed_bounds` needs of its card: the lists of the bounds it
+    reads (those of tops of its rank), what it scores on a streak of 0 less the charge of a new
+    run (in :data:`_UNIT`), and the lists it adds to (those of the ranks it fits, twice when it
+    fits one)."""
     cards = []
     for p in POSITIONS:
         rank = table.ranks[p]
         one, other = _pair(table.neighbours[rank])
-        base = _play_score(p) // _UNIT
-        cards.append((rank, _LONGEST + rank, base, one, other, _LONGEST + one, _LONGEST + other))
+        base = (_play_score(p) - RUN_PENALTY) // _UNIT
+        y_card, y_one, y_other = going_on[rank], going_on[one], going_on[other]
+        cards.append((y_card, runs[rank], base, y_one, y_other, runs[one], runs[other]))
     return cards
 
 
@@ -1037,7 +1152,6 @@ def _par_sweep(
         tuple(sorted((draws, rank) for rank, draws in enumerate(first) if draws != NEVER))
         for first in _first_draws(table)
     )
-    neighbours = table.neighbours
     graph_available = mask_graph().available
     # By a position's bit: the position, its rank, and what playing it scores on a streak of 0.
     cards = {1 << p: (p, ranks[p], _play_score(p)) for p in POSITIONS}
@@ -1060,23 +1174,22 @@ def _par_sweep(
                         if points > best_points:
                             best, best_points = label, points
                 continue
-            entry = bounds[played] if bounds is not None else None
             best_at, streak = _survey(by_top)
-            if entry is not None and _hopeless(best_at, streak, entry, last, floor):
+            if bounds is not None and _hopeless(best_at, streak, bounds, played, last, floor):
                 continue
             free = available[played]
             groups, tops, top_label = _groups(by_top, best_at, free, fit_masks, draw_order)
             if top_label[2] > best_points:
                 best, best_points = top_label, top_label[2]
                 floor = max(floor, best_points)
-            fresh = _fresh(entry) if entry is not None else 0
+            fresh = bounds.fresh_points(played) if bounds is not None else 0
             for fitting, group in groups.items():
-                if entry is None:
+                if bounds is None:
                     longest = TABLEAU_SIZE - played.bit_count()
                     front = _front(group, longest * step) if len(group) > 1 else group
                 else:
                     # The bounds first: they drop most labels, and the front is quadratic.
-                    intercept, longest = _going_on(entry, neighbours[tops[fitting]])
+                    intercept, longest = bounds.going_on_points(played, tops[fitting])
                     front = _reaching(group, fresh, intercept, longest * step, last, floor)
                     if len(front) > 1:
                         front = _front(front, longest * step)
@@ -1121,20 +1234,6 @@ def _root_label(start: SearchStart) -> _Label:
     return (start.drawn, start.streak, start.score, None, 0)
 
 
-def _going_on(entry: list[int], follows: tuple[Rank, ...]) -> tuple[int, int]:
-    """The bounds' ``y`` (in points) and longest run for going on from a top that the ranks
-    ``follows`` fit (a rank with no available card has no ``y`` and no run)."""
-    one, other = follows[0], follows[-1]
-    intercept = entry[one] if entry[one] > entry[other] else entry[other]
-    one, other = _LONGEST + one, _LONGEST + other
-    return intercept * _UNIT, (entry[one] if entry[one] > entry[other] else entry[other])
-
-
-def _fresh(entry: list[int]) -> int:
-    """The bounds' ``fresh`` in points: the most a new run and all after it score, less its draw."""
-    return entry[0] * _UNIT
-
-
 def _survey(by_top: dict[Rank, list[_Label]]) -> tuple[dict[int, _Label], int]:
     """The labels of a mask at a glance: by cards drawn, the label with the most points (the first
     met among equals); and the longest streak among them."""
@@ -1151,14 +1250,15 @@ def _survey(by_top: dict[Rank, list[_Label]]) -> tuple[dict[int, _Label], int]:
 
 
 def _hopeless(
-    best_at: dict[int, _Label], streak: int, entry: list[int], last: int, floor: int
+    best_at: dict[int, _Label], streak: int, bounds: Bounds, played: int, last: int, floor: int
 ) -> bool:
     """Whether no label of a mask, nor any label drawing makes from them, can reach ``floor``: a
     quick bound from the most points, the longest streak and the fewest cards drawn among them
     (``best_at`` and ``streak`` as :func:`_survey` gives them)."""
     points = max(label[2] for label in best_at.values())
     credit = RUN_PENALTY * (last - min(best_at))
-    best = _fresh(entry) + RUN_PENALTY + streak * STREAK_STEP * entry[_LONGEST]
+    longest = bounds.longest(played)
+    best = bounds.fresh_points(played) + RUN_PENALTY + streak * STREAK_STEP * longest
     return points + best + credit < floor
 
 
@@ -1201,15 +1301,14 @@ def _best_hope(
     bounds: Bounds, table: Table, available: dict[int, int]
 ) -> Callable[[tuple[int, dict[Rank, list[_Label]]]], int]:
     """Beam order with bounds: the most any label of a mask may score, by its bound."""
-    neighbours, last = table.neighbours, table.stock_size
+    last = table.stock_size
 
     def hope(item: tuple[int, dict[Rank, list[_Label]]]) -> int:
         played, by_top = item
-        entry = bounds[played]
-        fresh = _fresh(entry)
+        fresh = bounds.fresh_points(played)
         most = _NO_PLAY
         for top, labels in by_top.items():
-            intercept, longest = _going_on(entry, neighbours[top])
+            intercept, longest = bounds.going_on_points(played, top)
             for label in labels:
                 score = _reaching_score(label, fresh, intercept, longest, last)
                 if score > most:

@@ -67,3 +67,24 @@ def test_the_graph_is_built_once_per_process() -> None:
     assert mask_graph() is mask_graph()
     assert isinstance(mask_graph(), MaskGraph)
     assert masks.mask_graph.cache_info().currsize == 1
+
+
+def test_the_plays_by_level_and_card_are_the_plays_by_mask() -> None:
+    """Grouped by level and position, the plays are those of each mask, each once, the levels
+    from the most cards played down; and the available positions by place are those by mask."""
+    graph = mask_graph()
+    by_mask = {
+        (place, position, after)
+        for place, plays in enumerate(graph.plays)
+        for position, after in plays
+    }
+    by_level = []
+    for index, level in enumerate(graph.levels):
+        for position, sources, afters in level:
+            pairs = zip(sources, afters, strict=True)
+            by_level.extend((place, position, after) for place, after in pairs)
+            counts = {graph.masks[place].bit_count() for place in sources}
+            assert counts == {len(POSITIONS) - 1 - index}
+    assert len(by_level) == len(by_mask)
+    assert set(by_level) == by_mask
+    assert graph.available_at == tuple(graph.available[mask] for mask in graph.masks)

@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given
 
 from game.engine import solver
+from game.engine.cards import KING
 from game.engine.deal import Deal
+from game.engine.moves import DRAW
 from game.engine.solver import (
     Budget,
     SearchStart,
@@ -61,10 +63,10 @@ def test_the_bounds_are_never_below_the_best_future(state: GameState) -> None:
     current streak, and the draws and clearing bonus, counted as the search counts them)."""
     _, best = exhaustive(state)
     table, start = Table.of(state.deal, state.variant), SearchStart.of_state(state)
-    entry = relaxed_bounds(table, start.played)[start.played]
-    intercept, longest = solver._going_on(entry, table.neighbours[start.top.rank])
+    bounds = relaxed_bounds(table, start.played)
+    intercept, longest = bounds.going_on_points(start.played, start.top.rank)
     root = solver._root_label(start)
-    fresh = solver._fresh(entry)
+    fresh = bounds.fresh_points(start.played)
     bound = solver._reaching_score(root, fresh, intercept, longest, table.stock_size)
     assert best <= bound
     per_play = longest * solver.STREAK_STEP
@@ -128,3 +130,51 @@ def test_a_spent_time_budget_still_returns_a_real_line() -> None:
     )
     assert not result.exact
     assert GameState.replay(deal, Variant.NOWRAP, result.line).score == result.par <= 1470
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_bounds_from_a_mid_game_mask_are_those_from_the_start(variant: Variant) -> None:
+    """Computed from a mask with cards played, the bounds cover the masks that can follow it,
+    and on each hold what the pass over every mask found."""
+    table = Table.of(Deal.from_seed(3), variant)
+    whole = relaxed_bounds(table, 0)
+    for played in (1 << 18 | 1 << 19 | 1 << 9, 1 << 22 | 1 << 27, (1 << 18) - 1 << 10):
+        graph_places = solver.mask_graph().above(played)
+        part = relaxed_bounds(table, played)
+        assert len(part) == len(graph_places) < len(whole)
+        for i in graph_places:
+            assert part.fresh[i] == whole.fresh[i]
+            for top in range(1, KING + 1):
+                assert part.going_on[top][i] == whole.going_on[top][i]
+                assert part.runs[top][i] == whole.runs[top][i]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize(
+    ("seed", "moves", "off_line"), [(2, 6, False), (9, 10, True), (17, 14, True)]
+)
+def test_par_from_mid_game_positions_is_the_unpruned_sweeps(
+    variant: Variant, seed: int, moves: int, off_line: bool
+) -> None:
+    """From a position some moves into a par line, or one draw off it (many cards left on both
+    sides), par is the best score of the sweep that keeps every label no other makes redundant,
+    with no bounds."""
+    deal = Deal.from_seed(seed)
+    line = find_par(deal, variant).line
+    state = GameState.replay(deal, variant, [*line[:moves], *([DRAW] if off_line else [])])
+    table, start = Table.of(deal, variant), SearchStart.of_state(state)
+    _, swept, exact, _ = solver._par_sweep(table, start, None, floor=0, max_nodes=10**9)
+    result = find_par_from(state)
+    assert (result.par, result.exact) == (swept, exact)
+
+
+def test_draws_are_made_only_as_far_as_no_label_that_drew_covers_them() -> None:
+    """A label's draws are redundant when one that drew at the mask had no more cards drawn and at
+    least its points; otherwise they are worth making up to the fewest cards drawn by one with at
+    least its points."""
+    label = (5, 2, 300, None, 0)
+    assert solver._draws_until(label, [(4, 0, 300, None, 0)]) == -1
+    assert solver._draws_until(label, [(5, 3, 310, None, 0)]) == -1
+    assert solver._draws_until(label, [(4, 0, 290, None, 0)]) == solver.NEVER
+    made = [(9, 0, 300, None, 0), (7, 1, 350, None, 0), (6, 0, 200, None, 0)]
+    assert solver._draws_until(label, made) == 7

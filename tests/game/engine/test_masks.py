@@ -78,7 +78,7 @@ def test_the_plays_by_level_and_card_are_the_plays_by_mask() -> None:
         for place, plays in enumerate(graph.plays)
         for position, after in plays
     }
-    by_level = []
+    by_level: list[tuple[int, int, int]] = []
     for index, level in enumerate(graph.levels):
         for position, sources, afters in level:
             pairs = zip(sources, afters, strict=True)

@@ -172,9 +172,9 @@ def test_draws_are_made_only_as_far_as_no_label_that_drew_covers_them() -> None:
     """A label's draws are redundant when one that drew at the mask had no more cards drawn and at
     least its points; otherwise they are worth making up to the fewest cards drawn by one with at
     least its points."""
-    label = (5, 2, 300, None, 0)
+    label: solver._Label = (5, 2, 300, None, 0)
     assert solver._draws_until(label, [(4, 0, 300, None, 0)]) == -1
     assert solver._draws_until(label, [(5, 3, 310, None, 0)]) == -1
     assert solver._draws_until(label, [(4, 0, 290, None, 0)]) == solver.NEVER
-    made = [(9, 0, 300, None, 0), (7, 1, 350, None, 0), (6, 0, 200, None, 0)]
+    made: list[solver._Label] = [(9, 0, 300, None, 0), (7, 1, 350, None, 0), (6, 0, 200, None, 0)]
     assert solver._draws_until(label, made) == 7

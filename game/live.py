@@ -95,15 +95,16 @@ def stored_progress(game_id: uuid.UUID) -> tuple[int, str]:
 class LiveGames:
     """This loop's cache of live games, its database threads and its move writer.
 
-    The move writer has a database thread of its own: a batch of moves never waits behind a game
-    being read for a new connection, nor behind the bookkeeping of a finished game (which go to
-    ``database``).
+    The move writer's two lanes have a database thread each: a batch of moves never waits behind
+    a game being read for a new connection, nor behind the bookkeeping of a finished game (which
+    go to ``database``), and the moves of games in play never wait behind the score tables'
+    writes of a game that has just ended (:class:`~game.writer.MoveWriter`).
     """
 
     def __init__(self) -> None:
         self.database = DatabaseThread("game-db")
-        self._moves_database = DatabaseThread("game-moves")
-        self.writer = MoveWriter(self._moves_database)
+        self._writer_databases = (DatabaseThread("game-moves"), DatabaseThread("game-endings"))
+        self.writer = MoveWriter(*self._writer_databases)
         self._games: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 
     async def get(self, game_id: uuid.UUID) -> LiveGame:
@@ -156,11 +157,12 @@ class LiveGames:
 
     @property
     def answering(self) -> bool:
-        """Whether both database threads are free of a query the database has not answered."""
-        return self.database.answering and self._moves_database.answering
+        """Whether every database thread is free of a query the database has not answered."""
+        return all(database.answering for database in (self.database, *self._writer_databases))
 
     def close(self) -> None:
-        self._moves_database.close()
+        for database in self._writer_databases:
+            database.close()
         self.database.close()
 
 

@@ -182,7 +182,8 @@ async def move_apply(
     except MalformedError as error:
         raise BadMessage(str(error)) from None
     async with _playing(game_id, player) as live:
-        if live.started_at > timezone.now():  # a race's games are dealt before its countdown ends
+        now = timezone.now()
+        if live.started_at > now:  # a race's games are dealt before its countdown ends
             raise NotStarted("The game has not started yet", game_view(live))
         if seq > live.state.seq:  # another process may have recorded moves this one has not seen
             await games.refresh(live)
@@ -192,7 +193,7 @@ async def move_apply(
             raise OutOfSync(f"The next move is number {live.state.seq}, not {seq}", game_view(live))
         before, after = live.state, _tried(live, parsed)
         try:
-            await _commit(live, after)
+            await _commit(live, after, now)
         except MoveConflict:  # the number was taken meanwhile: perhaps by this very move
             await games.refresh(live)
             return _resent(live, seq, parsed)
@@ -349,10 +350,9 @@ async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame
         raise Unavailable("The game could not be saved just now: trying again") from None
 
 
-async def _commit(live: LiveGame, after: GameState) -> None:
-    """Store the last move of ``after`` (raises MoveConflict if its number was taken); once it
-    is committed, ``after`` becomes the game's state."""
-    now = timezone.now()
+async def _commit(live: LiveGame, after: GameState, now: datetime) -> None:
+    """Store the last move of ``after``, played at ``now`` (raises MoveConflict if its number was
+    taken); once it is committed, ``after`` becomes the game's state."""
     finished_at = now if after.status.is_over else None
     write = MoveWrite(
         game_id=live.game_id,

@@ -1,11 +1,12 @@
-"""The move writer: group commit of moves from every game, one database thread of its own.
+"""The move writer: group commit of moves from every game, in two lanes with a database thread each.
 
 A move is acknowledged only after its transaction has committed. The writer commits the moves of
 every game that arrived while the previous batch was being written in one transaction (on
 PostgreSQL, one statement), so a move is durable without costing a commit of its own. The
 database stays the referee between processes: a move row is unique per (game, seq), and a game row
 is updated only if its stored log is exactly ``seq`` moves long, so a process whose cached state is
-stale cannot write over a move made elsewhere; the move fails with :class:`MoveConflict`.
+stale cannot write over a move made elsewhere; the move fails with :class:`MoveConflict`. The
+moves that end a game go in a lane of their own (:class:`MoveWriter`).
 """
 
 from __future__ import annotations
@@ -218,7 +219,32 @@ def _insert_params(item: MoveWrite) -> list[Any]:
 
 
 class MoveWriter:
-    """Group commit: moves queued from any game are written together, then each is answered."""
+    """Group commit in two lanes, each a :class:`WriterLane` with a database thread of its own:
+    the moves of games still in play, and the moves that end a game.
+
+    A batch in which no game ends is one statement on PostgreSQL; one in which a game ends is a
+    transaction that also enters the game in the score tables (:func:`_write_batch`), several
+    round trips, each of which waits for the thread to be woken and given the interpreter's lock
+    again. In one lane, the moves in play that arrived meanwhile waited for all of them: under
+    the move bench's load the batches that ended a game took 1.4 to 1.9 times as long as the
+    others (on the thread, 22 to 33 ms for 3 to 4.5 ms of its CPU), and they were a fifth to a
+    third of the batches. A game's moves never race each other across the lanes: its next move
+    waits for the answer to its last, and the move that ends it is its last.
+    """
+
+    def __init__(self, playing: DatabaseThread, ending: DatabaseThread) -> None:
+        self._playing = WriterLane(playing)
+        self._ending = WriterLane(ending)
+
+    async def write(self, item: MoveWrite) -> None:
+        """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
+        lane = self._playing if item.status == Status.IN_PROGRESS else self._ending
+        await lane.write(item)
+
+
+class WriterLane:
+    """Group commit: the moves queued while the last batch was being written are written
+    together, on one database thread, then each is answered."""
 
     def __init__(self, database: DatabaseThread) -> None:
         self._database = database

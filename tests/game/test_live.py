@@ -1,11 +1,15 @@
 """The live-game cache and the move writer: one LiveGame per game, however many calls ask for it
 at once; the stored log is asked again only when it may have moved on elsewhere; a move the
-database refuses fails alone in its batch."""
+database refuses fails alone in its batch; the moves of games in play never wait for a game's
+ending to be written."""
 
 import asyncio
+import threading
+import uuid
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.utils import timezone
 
 from game.live import live_games
@@ -113,3 +117,52 @@ def test_a_move_whose_number_was_taken_fails_alone_in_its_batch(ending: bool) ->
     if ending:
         assert Game.objects.get(id=ends.id).status == "lost"
         assert Move.objects.filter(game=ends).count() == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writes one at a time")
+async def test_moves_in_play_are_written_while_a_game_ending_is_held_up() -> None:
+    """The moves that end a game go in a lane of their own: while one's transaction is held up
+    (here by a listener of finished games that waits), a move of a game still in play is
+    written and acknowledged; the ending is written once let go."""
+    from game import events
+    from game.engine import Variant
+    from game.players import Player
+    from game.services import game_start
+    from game.writer import MoveWrite
+
+    def a_game(key: str) -> Game:
+        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+
+    ends, plays = await database_sync_to_async(lambda: [a_game("ends"), a_game("plays")])()
+    now = timezone.now()
+
+    def draw(game: Game, status: str = "in_progress") -> MoveWrite:
+        over = status != "in_progress"
+        return MoveWrite(
+            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
+            cards_left=28, finished_at=now if over else None, duration_ms=1 if over else None,
+        )  # fmt: skip
+
+    entered, release = threading.Event(), threading.Event()
+
+    def hold(game_ids: list[uuid.UUID]) -> None:
+        entered.set()
+        release.wait(10)
+
+    events.on_games_finished(hold)
+    writer = live_games().writer
+    try:
+        ending = asyncio.ensure_future(writer.write(draw(ends, "lost")))
+        assert await asyncio.to_thread(entered.wait, 5)  # its transaction is under way
+        await asyncio.wait_for(writer.write(draw(plays)), 5)
+        assert not ending.done()
+    finally:
+        release.set()
+        events._finished_listeners.remove(hold)
+    await asyncio.wait_for(ending, 5)
+    stored = await database_sync_to_async(
+        lambda: dict(Game.objects.filter(id__in=[ends.id, plays.id]).values_list("id", "status"))
+    )()
+    assert stored == {ends.id: "lost", plays.id: "in_progress"}

@@ -46,10 +46,12 @@ steps:
    makes at most ``u`` new runs and scores at most ``10·(d - u)`` for clearing, so it scores at
    most its relaxed score less the charges, plus ``10·d``. Per mask the bound keeps ``fresh``, the
    most a new run and all after it can score less its charge, and per rank of the top card ``y``,
-   the most a line going on with a card that fits it scores on a streak of 1, and the longest run
-   it can make: on a streak ``s ≥ 1`` such a line scores at most ``y + 10·(s - 1)·longest``,
-   because the streak adds 10 per play before the next draw. Peak bonuses count where the peak top
-   is played. The masks and which follow which are the same for every deal:
+   the most a line going on with a card that fits it scores on a streak of 1 (that card alone on
+   the streak when a new run follows it at once), and the longest run it can make: on a streak
+   ``s ≥ 1`` such a line scores at most ``y + 10·(s - 1)·longest``, because the streak adds 10 per
+   play before the next draw. Peak bonuses count where the peak top is played (the figures count
+   in those a mask's played peak tops earned, so that a play adds only its streak's points to
+   what follows it). The masks and which follow which are the same for every deal:
    :mod:`game.engine.masks` builds them once per process, with the plays grouped by level and
    card, so the pass looks up what a card's rank decides once for all the masks it is played from,
    and keeps each figure in one list by the masks' places (no list per mask).
@@ -211,6 +213,38 @@ spare the pass its ``+ 1`` per play, needs as many subtractions in ``y``; making
 only when it is kept (12% of them are not, counted) saves a tuple each. The pass now spends about
 a tenth of its time walking the pairs and the rest on three reads and five tests a play: below
 that it still needs a smaller relaxation.
+
+A follow-up to the fifth round tightened ``y`` at no cost to the pass. A card followed at once by a
+new run makes a run of one card, yet ``y`` counted it as heading the longest run going on from it
+could make, a point more for each of those cards: ``y`` now takes the better of going on (the run's
+points) and a new run (this card's point alone), which the admissibility tests check
+(:func:`relaxed_bounds`). The extra test cost the pass 11 to 12%, won back by counting the peak
+bonuses earned into the figures by mask (the play's own score and a new run's charge cancel, so the
+pass adds nothing per play but the streak's points). In one process, deal by deal in turns with the
+tree before (the bounds and :func:`_best_first` timed apart, the better of two runs each): labels
+taken out from a median of 898 to 526 (standard) and 3,174 to 2,398 (no-wrap), means 1,794 to 1,463
+and 9,108 to 8,309; the best-first search 0.86 and 0.85 of the time (per-deal median), the pass
+1.00 and 0.98 of it (0.98 is what two identical trees differ by). In forked children as the bench
+runs them, the two trees deal by deal in turns (``find_par`` alone, CPU time, the order flipped
+every deal; three runs): per-deal median 0.93, 0.93 and 0.96 of the time before on no-wrap deals
+(medians 42.7 to 37.4, 48.7 to 50.0 and 53.9 to 50.7 ms), 0.96, 0.98 and 0.95 on standard deals.
+``bench/solver.py 40``, the tree before and this one back to back in turns, eight times, on two
+cores shared with another engineer's benchmarks (load average 1.7 to 5.7, which inflates CPU time
+and makes it jump by 10 ms from one run to the next): CPU medians of 57.3, 52.4, 59.7, 52.2, 44.4,
+47.6, 55.3 and 45.0 ms before and 44.4, 49.4, 49.8, 44.0, 48.0, 49.3, 48.0 and 46.8 ms after on
+no-wrap deals, of 43.5, 40.1, 43.9, 36.1, 34.2, 42.2, 41.1 and 39.6 ms before and 37.2, 39.4, 37.9,
+40.7, 39.7, 36.4, 34.6 and 32.8 ms after on standard deals, every par exact. The aim of 42 ms on
+no-wrap deals is not reached: the pass, unchanged, is most of a typical deal.
+
+Tried and dropped in that follow-up: in no-wrap, an Ace top reading the figures of a 3 top and a
+King top those of a Jack (the ranks fitting them a subset): four lists fewer, but labels from a
+median of 3,174 to 6,222 and the best-first search more than twice as long; a loop of its own in
+the pass for the cards that fit one rank (Ace and King in no-wrap), without the second pair of
+tests: 0.97 to 0.98 of the pass, what identical trees differ by; the run lists holding one more
+than the run (sparing the pass its ``+ 1`` per play, written only when a run is longer): 0.97 to
+0.99 of the pass, within the noise. Measured, not acted on: in a forked child, making the bounds'
+27 lists takes about 2.2 ms (fresh pages), freeing them about 1 ms; all of par but the pass and the
+best-first search, under 1 ms.
 
 >>> from game.engine.deal import Deal
 >>> from game.engine.variants import Variant
@@ -805,6 +839,7 @@ def _best_first(
     ``max_nodes`` or the deadline runs out, the best line met so far, not exact.
     """
     step, unit, penalty = STREAK_STEP, _UNIT, RUN_PENALTY
+    peaks_earned, peak_mask = _PEAKS_EARNED, _PEAK_MASK
     last = table.stock_size
     credit_at = [penalty * (last - drawn) for drawn in range(last + 1)]
     ranks = table.ranks
@@ -860,6 +895,9 @@ def _best_first(
                 group.append(label)
         nodes += 1
         credit = credit_at[drawn]
+        # What a child's hope adds to its bounds, which count the peak bonuses earned in: its
+        # points less those, and the credit for the stock.
+        lifted = points - peaks_earned[played & peak_mask] + (streak + 1) * step + credit
         # The labels whose draws to make: this one unless drawing made it (its own draws would be
         # no better than those made where it was drawn), and its children that fit no card.
         drawing = [(played, place, label)] if drawn < last and label[4] >= 0 else []
@@ -881,12 +919,12 @@ def _best_first(
             going = going_on_rank[below]
             fresh = fresh_at[below] * unit
             if going == _NO_PLAY:  # it can only draw: at once, rather than waiting its turn
-                if drawn < last and gained + fresh + credit > best_points:
+                if drawn < last and lifted + fresh > best_points:
                     drawing.append((after, below, child))
                 continue
             # _reaching_score's bound for the child (on a streak of streak + 1), inlined.
             going = going * unit + streak * (runs_rank[below] - 1) * step
-            hope = gained + (fresh if fresh > going else going) + credit
+            hope = lifted + (fresh if fresh > going else going)
             if hope > best_points:
                 at = hope // unit
                 if at > highest:  # never met (a play hopes for no more than the label before)
@@ -905,6 +943,7 @@ def _best_first(
             free = available_at[at_place]
             most = fresh_at[at_place] * unit + penalty  # a new run at most, its charge given back
             points = drawer[2]
+            lowered = points - peaks_earned[mask & peak_mask]  # the bounds count those in
             for draws, rank in draw_order[drawn]:
                 if draws > until:
                     break
@@ -914,7 +953,7 @@ def _best_first(
                     hope = going_on[rank][at_place] * unit - step
                     if hope > most:
                         hope = most
-                    hope += points + credit_at[draws]
+                    hope += lowered + credit_at[draws]
                     if hope > best_points:
                         at = hope // unit
                         if at > highest:  # never met, as for plays
@@ -973,10 +1012,12 @@ class Bounds:
     took about 5 ms); a dictionary by mask, built for each deal, cost about 4 ms more."""
 
     fresh: list[int]
-    """By place: the most a new run and everything after it score, less its charge."""
+    """By place: the most a new run and everything after it score, less its charge, plus the peak
+    bonuses the mask's played peak tops earned (see :func:`relaxed_bounds`)."""
     going_on: list[list[int]]
     """By the rank of the top card, then by place: the most a line scores that goes on with an
-    available card fitting the top, that card on a streak of 1 (``_NO_PLAY`` when none fits)."""
+    available card fitting the top, that card on a streak of 1, plus the peak bonuses earned as
+    for ``fresh`` (``_NO_PLAY`` when no card fits)."""
     runs: list[list[int]]
     """By the rank of the top card, then by place: the longest run such a line makes, counting
     the top card itself (1 when no card fits it)."""
@@ -988,14 +1029,16 @@ class Bounds:
         return self.count
 
     def fresh_points(self, played: int) -> int:
-        """``fresh`` at ``played``, in points."""
-        return self.fresh[self.places[played]] * _UNIT
+        """``fresh`` at ``played``, in points (the peak bonuses earned left out)."""
+        return self.fresh[self.places[played]] * _UNIT - _PEAKS_EARNED[played & _PEAK_MASK]
 
     def going_on_points(self, played: int, top: Rank) -> tuple[int, int]:
         """At ``played`` with a top of rank ``top``: the most going on scores on a streak of 1 (in
-        points), and the longest run going on makes (0 when no card fits the top)."""
+        points, the peak bonuses earned left out), and the longest run going on makes (0 when no
+        card fits the top)."""
         place = self.places[played]
-        return self.going_on[top][place] * _UNIT, self.runs[top][place] - 1
+        earned = _PEAKS_EARNED[played & _PEAK_MASK]
+        return self.going_on[top][place] * _UNIT - earned, self.runs[top][place] - 1
 
     def longest(self, played: int) -> int:
         """The longest run any line makes from ``played``."""
@@ -1009,6 +1052,14 @@ at the end (see :func:`_reaching` for why that keeps them bounds)."""
 _UNIT: Final = math.gcd(STREAK_STEP, PEAK_BONUS, CLEARING_BONUS_PER_CARD)
 """The points every score is a multiple of (10). The bounds count in these units: most of their
 numbers are then among the small integers Python shares rather than allocates."""
+_PEAK_MASK: Final = sum(1 << p for p in PEAK_TOPS)
+_PEAKS_EARNED: Final = {
+    peaks: PEAK_BONUS * peaks.bit_count()
+    for peaks in range(_PEAK_MASK + 1)
+    if peaks & _PEAK_MASK == peaks
+}
+"""By the peak tops a mask has played (its bits in :data:`_PEAK_MASK`), the bonuses they earned:
+the bounds' figures count them in (see :func:`relaxed_bounds`)."""
 _NO_PLAY: Final = -(1 << 20)
 """A ``y`` for a rank with no card to play: less than any score."""
 
@@ -1021,25 +1072,31 @@ def relaxed_bounds(table: Table, played: int) -> Bounds:
     draw it costs. For each mask the bounds hold ``fresh``: the most a new run and everything after
     it can score, less the penalty (0 once every card is played); and for each rank ``t`` of a top
     card, ``y``: the most a line can score that goes on with an available card fitting ``t``, that
-    card on a streak of 1, and the longest run it can make. With streak ``s ≥ 1``, such a line
-    scores at most ``y + 10·(s - 1)·longest`` (the streak adds ``10`` per play before the next
-    draw), with streak 0 at most ``y - 10``, and a line that draws first at most ``fresh``; to any
-    of them the penalty for every card left in the stock adds back what the draws and the clearing
-    bonus can be worth (see :func:`_reaching`). Every mask reachable from ``played`` is visited
+    card on a streak of 1 (when a new run follows it at once, that card alone on the streak), and
+    the longest run it can make. With streak ``s ≥ 1``, such a line scores at most
+    ``y + 10·(s - 1)·longest`` (the streak adds ``10`` per play before the next draw), with streak
+    0 at most ``y - 10``, and a line that draws first at most ``fresh``; to any of them the penalty
+    for every card left in the stock adds back what the draws and the clearing bonus can be worth
+    (see :func:`_reaching`). Every mask reachable from ``played`` is visited
     once, level by level (:attr:`~game.engine.masks.MaskGraph.levels`) and card by card within a
     level, so that what a card's rank decides is looked up once for all the masks it is played
-    from. Read the bounds through :meth:`Bounds.fresh_points` and :meth:`Bounds.going_on_points`,
-    which give points.
+    from. A play on a streak of 0 scores what a new run is charged (``STREAK_STEP`` is
+    :data:`RUN_PENALTY`) besides its peak bonus, so the figures count in the peak bonuses their
+    mask's played peak tops earned (:data:`_PEAKS_EARNED`), and a play adds nothing to what
+    follows it but its streak's points. Read the bounds through :meth:`Bounds.fresh_points` and
+    :meth:`Bounds.going_on_points`, which give points, those bonuses left out.
 
     >>> from game.engine.deal import Deal
     >>> from game.engine.variants import Variant
     >>> bounds = relaxed_bounds(Table.of(Deal.from_seed("7"), Variant.TRIPEAKS), 0)
-    >>> bounds.fresh_points(ALL_PLAYED), bounds.going_on_points(ALL_PLAYED, 5), len(bounds) > 20_000
-    (0, (-10485760, 0), True)
+    >>> intercept, longest = bounds.going_on_points(ALL_PLAYED, 5)
+    >>> bounds.fresh_points(ALL_PLAYED), intercept < -1_000_000, longest, len(bounds) > 20_000
+    (0, True, 0, True)
     """
     graph = mask_graph()
     count = len(graph.masks)
     fresh = [0] * count
+    fresh[graph.places[ALL_PLAYED]] = _PEAKS_EARNED[_PEAK_MASK] // _UNIT  # every bonus earned
     # By rank, after an empty list for rank 0, which is no rank.
     going_on = [[], *([_NO_PLAY] * count for _ in range(KING))]
     runs = [[], *([1] * count for _ in range(KING))]
@@ -1047,23 +1104,26 @@ def relaxed_bounds(table: Table, played: int) -> Bounds:
     levels, covered = _levels_above(graph, played)
     for level in levels:
         for position, sources, afters in level:
-            y_card, runs_card, base, y_one, y_other, runs_one, runs_other = cards[position]
+            y_card, runs_card, y_one, y_other, runs_one, runs_other = cards[position]
             for i, after in zip(sources, afters, strict=True):
-                # After this card on a streak of 1: going on with a card fitting it, or a new run.
+                # This card heading a new run (``value``), or played on a streak of 1 (``going``,
+                # its charge given back): going on after it, where the run it heads scores a
+                # point per card more, or a new run at once, where only this card does.
                 value = y_card[after]
+                run = runs_card[after] + 1
+                going = value + run
                 other = fresh[after]
                 if other > value:
                     value = other
-                value += base
+                    other += 2
+                    if other > going:
+                        going = other
                 if value > fresh[i]:
                     fresh[i] = value
-                # The run this card heads, and its score on a streak of 1: a point per card more.
-                run = runs_card[after] + 1
-                value += run
-                if value > y_one[i]:
-                    y_one[i] = value
-                if value > y_other[i]:
-                    y_other[i] = value
+                if going > y_one[i]:
+                    y_one[i] = going
+                if going > y_other[i]:
+                    y_other[i] = going
                 if run > runs_one[i]:
                     runs_one[i] = run
                 if run > runs_other[i]:
@@ -1098,18 +1158,16 @@ def _levels_above(graph: MaskGraph, played: int) -> tuple[tuple[_Level, ...], in
 
 def _bound_cards(
     table: Table, going_on: list[list[int]], runs: list[list[int]]
-) -> list[tuple[list[int], list[int], int, list[int], list[int], list[int], list[int]]]:
+) -> list[tuple[list[int], list[int], list[int], list[int], list[int], list[int]]]:
     """By position, what :func:`relaxed_bounds` needs of its card: the lists of the bounds it
-    reads (those of tops of its rank), what it scores on a streak of 0 less the charge of a new
-    run (in :data:`_UNIT`), and the lists it adds to (those of the ranks it fits, twice when it
-    fits one)."""
+    reads (those of tops of its rank) and the lists it adds to (those of the ranks it fits, twice
+    when it fits one)."""
     cards = []
     for p in POSITIONS:
         rank = table.ranks[p]
         one, other = _pair(table.neighbours[rank])
-        base = (_play_score(p) - RUN_PENALTY) // _UNIT
         y_card, y_one, y_other = going_on[rank], going_on[one], going_on[other]
-        cards.append((y_card, runs[rank], base, y_one, y_other, runs[one], runs[other]))
+        cards.append((y_card, runs[rank], y_one, y_other, runs[one], runs[other]))
     return cards
 
 

@@ -8,7 +8,7 @@ one of these deals, and a line that replays to it.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 
 from game.engine import solver
 from game.engine.cards import KING
@@ -72,6 +72,33 @@ def test_the_bounds_are_never_below_the_best_future(state: GameState) -> None:
     per_play = longest * solver.STREAK_STEP
     kept = solver._reaching([root], fresh, intercept, per_play, table.stock_size, best)
     assert kept == [root]
+
+
+def test_a_play_scores_what_a_new_run_is_charged() -> None:
+    """The bounds' pass adds nothing for a play but its streak's points and its peak bonus (which
+    the figures count in by mask): that holds while a play on a streak of 0 scores the charge."""
+    assert solver.STREAK_STEP == solver.RUN_PENALTY
+
+
+@SMALL
+@given(late_positions())
+def test_going_on_is_never_below_the_best_line_that_plays_first(state: GameState) -> None:
+    """The bound on going on with a card that fits the top (where a new run right after that card
+    counts the card alone on the streak) is never below the best line whose first move is a play,
+    on the current streak, with the draws and clearing bonus counted as the search counts them."""
+    plays = [move for move in state.legal_moves() if move != DRAW]
+    assume(plays)
+    best = max(
+        exhaustive(GameState.replay(state.deal, state.variant, [*state.moves, move]))[1]
+        for move in plays
+    )
+    table, start = Table.of(state.deal, state.variant), SearchStart.of_state(state)
+    bounds = relaxed_bounds(table, start.played)
+    intercept, longest = bounds.going_on_points(start.played, start.top.rank)
+    step = solver.STREAK_STEP
+    going = intercept + (start.streak - 1) * longest * step if start.streak else intercept - step
+    credit = solver.RUN_PENALTY * (table.stock_size - start.drawn)
+    assert best <= start.score + going + credit
 
 
 @pytest.mark.parametrize("variant", list(Variant))

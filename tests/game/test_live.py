@@ -6,15 +6,34 @@ ending to be written."""
 import asyncio
 import threading
 import uuid
+from datetime import datetime
 
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
+from game.engine import Variant
 from game.live import live_games
 from game.models import Game, Move
+from game.players import Player
+from game.services import game_start
+from game.writer import MoveWrite
 from tests.game.conftest import Seat, game_opened
+
+
+def a_game(key: str) -> Game:
+    """A guest's new game on seed 1, stored."""
+    return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+
+
+def first_draw(game: Game, now: datetime, status: str = "in_progress") -> MoveWrite:
+    """The game's first move, a draw, as the writer takes it: ``status`` is the game's after it."""
+    over = status != "in_progress"
+    return MoveWrite(
+        game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
+        cards_left=28, finished_at=now if over else None, duration_ms=1 if over else None,
+    )  # fmt: skip
 
 
 @pytest.mark.asyncio
@@ -53,26 +72,12 @@ def test_a_move_the_database_refuses_fails_alone_in_its_batch() -> None:
     refused move fails with Django's IntegrityError, the others are written."""
     from django.db import IntegrityError
 
-    from game.engine import Variant
-    from game.players import Player
-    from game.services import game_start
-    from game.writer import MoveWrite, write_moves
-
-    def a_game(key: str) -> Game:
-        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+    from game.writer import write_moves
 
     good, bad = a_game("good"), a_game("bad")
     now = timezone.now()
-
-    def draw(game: Game, status: str) -> MoveWrite:
-        return MoveWrite(
-            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
-            cards_left=28, finished_at=None if status == "in_progress" else now,
-            duration_ms=None if status == "in_progress" else 1,
-        )  # fmt: skip
-
     # "won" with 28 cards left breaks the game_won_means_cleared constraint.
-    results = write_moves([draw(good, "in_progress"), draw(bad, "won")])
+    results = write_moves([first_draw(good, now), first_draw(bad, now, "won")])
     assert results[0] is None
     assert isinstance(results[1], IntegrityError)
     assert list(Move.objects.filter(game=good).values_list("move", flat=True)) == ["draw"]
@@ -86,27 +91,15 @@ def test_a_move_whose_number_was_taken_fails_alone_in_its_batch(ending: bool) ->
     """A batch holding a move whose seq another process has meanwhile written: that move fails
     with MoveConflict and changes nothing; the others are written, whether or not a game of the
     batch ends (the two ways a batch is written on PostgreSQL)."""
-    from game.engine import Variant
-    from game.players import Player
-    from game.services import game_start
-    from game.writer import MoveConflict, MoveWrite, write_moves
-
-    def a_game(key: str) -> Game:
-        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
+    from game.writer import MoveConflict, write_moves
 
     fresh, taken, ends = a_game("fresh"), a_game("taken"), a_game("ends")
     now = timezone.now()
     Move.objects.create(game=taken, seq=0, move="draw", played_at=now)
     Game.objects.filter(id=taken.id).update(move_count=1)
 
-    def draw(game: Game, status: str = "in_progress") -> MoveWrite:
-        over = status != "in_progress"
-        return MoveWrite(
-            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
-            cards_left=28, finished_at=now if over else None, duration_ms=1 if over else None,
-        )  # fmt: skip
-
-    batch = [draw(fresh), draw(taken)] + ([draw(ends, "lost")] if ending else [])
+    batch = [first_draw(fresh, now), first_draw(taken, now)]
+    batch += [first_draw(ends, now, "lost")] if ending else []
     results = write_moves(batch)
     assert results[0] is None
     assert isinstance(results[1], MoveConflict)
@@ -127,24 +120,9 @@ async def test_moves_in_play_are_written_while_a_game_ending_is_held_up() -> Non
     (here by a listener of finished games that waits), a move of a game still in play is
     written and acknowledged; the ending is written once let go."""
     from game import events
-    from game.engine import Variant
-    from game.players import Player
-    from game.services import game_start
-    from game.writer import MoveWrite
-
-    def a_game(key: str) -> Game:
-        return game_start(player=Player(None, key), variant=Variant.TRIPEAKS, seed="1")
 
     ends, plays = await database_sync_to_async(lambda: [a_game("ends"), a_game("plays")])()
     now = timezone.now()
-
-    def draw(game: Game, status: str = "in_progress") -> MoveWrite:
-        over = status != "in_progress"
-        return MoveWrite(
-            game_id=game.id, seq=0, move="draw", played_at=now, status=status, score=0,
-            cards_left=28, finished_at=now if over else None, duration_ms=1 if over else None,
-        )  # fmt: skip
-
     entered, release = threading.Event(), threading.Event()
 
     def hold(game_ids: list[uuid.UUID]) -> None:
@@ -154,9 +132,9 @@ async def test_moves_in_play_are_written_while_a_game_ending_is_held_up() -> Non
     events.on_games_finished(hold)
     writer = live_games().writer
     try:
-        ending = asyncio.ensure_future(writer.write(draw(ends, "lost")))
+        ending = asyncio.ensure_future(writer.write(first_draw(ends, now, "lost")))
         assert await asyncio.to_thread(entered.wait, 5)  # its transaction is under way
-        await asyncio.wait_for(writer.write(draw(plays)), 5)
+        await asyncio.wait_for(writer.write(first_draw(plays, now)), 5)
         assert not ending.done()
     finally:
         release.set()

@@ -238,7 +238,7 @@ async def game_client(
             else:
                 game_id = FLOOR_GAME
             await ws.send(json.dumps({"type": "open", "game": game_id}))
-            view = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))["game"]
+            view = await opened_view(ws)
             while (
                 view["status"] == "in_progress"
                 and time.monotonic() < deadline
@@ -257,6 +257,17 @@ async def game_client(
                 view = after
             if view["status"] != "in_progress":
                 tally.game_lengths.append(view["seq"])
+
+
+async def opened_view(ws: Any) -> dict[str, Any]:
+    """The VIEW the server answers an ``open`` with. The analysis of the game just finished may
+    come first (the worker can finish it before the socket moves on): the page shows it, the bench
+    passes over it."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
+        if frame["type"] != "analysis":
+            view: dict[str, Any] = frame["game"]
+            return view
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,12 @@ def own_the_mask_graph() -> None:
         pass
     for _mask, _place in graph.places.items():
         pass
+    for _free in graph.available_at:
+        pass
+    for level in graph.levels:
+        for _position, sources, afters in level:
+            for _source, _after in zip(sources, afters, strict=True):
+                pass
 
 
 def winnability(deal: Deal, variant: Variant) -> Measurement:

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
@@ -211,18 +211,30 @@ def analysis_store(
     game_id: uuid.UUID, seed: str, variant: str, verdict: Verdict, report: dict[str, Any]
 ) -> bool:
     """Keep a deal's verdict (once) and a game's analysis, which takes the game off the queue;
-    then tell the other apps. False if the game is gone (deleted with its player's account)."""
+    then tell the other apps. False if the game is gone (deleted with its player's account).
+
+    Three statements in one transaction, whatever was there before: under load a game ends every
+    few dozen moves, and its bookkeeping runs in the web process beside them. A game deleted
+    meanwhile fails the analysis' foreign key, which the database checks at the commit.
+    """
     now = timezone.now()
-    with transaction.atomic():
-        if not Game.objects.filter(id=game_id).exists():
-            return False
-        DealPar.objects.get_or_create(
-            seed=seed, variant=variant, defaults={**verdict, "computed_at": now}
-        )
-        GameAnalysis.objects.update_or_create(
-            game_id=game_id, defaults={"par": report["par"], "report": report, "computed_at": now}
-        )
-        AnalysisClaim.objects.filter(game_id=game_id).delete()
+    try:
+        with transaction.atomic():
+            DealPar.objects.bulk_create(
+                [DealPar(seed=seed, variant=variant, **verdict, computed_at=now)],
+                ignore_conflicts=True,  # a deal's first verdict stands
+            )
+            GameAnalysis.objects.bulk_create(
+                [GameAnalysis(game_id=game_id, par=report["par"], report=report, computed_at=now)],
+                update_conflicts=True,
+                unique_fields=["game"],
+                update_fields=["par", "report", "computed_at"],
+            )
+            AnalysisClaim.objects.filter(game_id=game_id).delete()
+    except IntegrityError:
+        if Game.objects.filter(id=game_id).exists():
+            raise
+        return False
     events.game_analysed(game_id)
     return True
 

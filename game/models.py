@@ -266,6 +266,9 @@ class AnalysisClaim(models.Model):
         Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis_claim"
     )
     claimed_until = models.DateTimeField()
+    holder = models.UUIDField(
+        null=True, blank=True, help_text="The claim that holds the game now (one per claiming call)"
+    )
     failures = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:

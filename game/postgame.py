@@ -6,13 +6,14 @@ nothing is lost when a process stops, crashes or falls behind, and nothing is ev
 
 Each event loop (one per web process; one per test) runs one :class:`AnalysisLoop`, started as
 the web process starts serving (``tripeaks_site.background``), or else the first time a game ends
-on it. The loop takes the newest waiting game, has the worker process
-analyse it (the solver is pure Python and would hold the server's event loop; the worker runs at
-the lowest priority), stores the result, pushes it to the game's watchers, and goes on until no
+on it. The loop claims the newest waiting games (up to :data:`BATCH`: one, unless games end
+faster than the worker keeps up), has the worker process analyse them one after the other (the
+solver is pure Python and would hold the server's event loop; the worker runs at the lowest
+priority), stores the results together, pushes them to the games' watchers, and goes on until no
 game is left; then it waits for a game to end on its loop (:func:`analysis_wake`) or polls every
-:data:`POLL_SECONDS`, so a backlog left by a crash or by load drains by itself. One game at a time
-per process is the backpressure: games that end faster than the worker keeps up wait, durably,
-in the database.
+:data:`POLL_SECONDS`, so a backlog left by a crash or by load drains by itself. One worker per
+process is the backpressure: games that end faster than it keeps up wait, durably, in the
+database.
 
 **Newest first.** The player who has just finished is on the page, waiting for the analysis;
 the players of older games have left, and will read theirs from their history. Under overload
@@ -21,9 +22,11 @@ the newest games are still served at once, and the backlog drains, oldest last, 
 **Claims.** Two processes must not analyse one game at once. A process claims a game with a
 lease (:class:`~game.models.AnalysisClaim`): a row made if missing (an insert that ignores a
 conflict) and taken by a conditional update (``claimed_until`` passed, the game still without an
-analysis), which the database serializes on the row, so exactly one of two processes wins. A
-process that dies holding a claim frees it when the lease ends. It is portable (SQLite too) and
-holds no transaction open while the solver runs, unlike ``SELECT ... FOR UPDATE SKIP LOCKED``.
+analysis), which the database serializes on the row, so exactly one of two processes wins; the
+update marks the rows it took with a holder of its own, which tells them apart when a batch is
+claimed at once. A process that dies holding a claim frees it when the lease ends. It is
+portable (SQLite too) and holds no transaction open while the solver runs, unlike
+``SELECT ... FOR UPDATE SKIP LOCKED``.
 The claim is deleted with the analysis stored.
 
 **Failures.** An analysis that fails for another reason than the database being down (a bug, the
@@ -81,8 +84,11 @@ MAX_FAILURES: Final = 3
 LOOKBACK: Final = timedelta(hours=6)
 """How far back a loop looks when it starts (older games: ``manage.py analyse_games``)."""
 FLOOR_MARGIN: Final = timedelta(minutes=10)
-CANDIDATES: Final = 10
-"""Waiting games read at once, to claim the first that no other process takes meanwhile."""
+BATCH: Final = 10
+"""Waiting games a loop claims at once, the newest first: under load, the queue's bookkeeping (in
+the web process, beside the moves) is paid once for them all, not once per game. The newest
+game's analysis then waits for the others of its batch: a few tenths of a second, under a load
+that has games waiting anyway."""
 ANALYSIS_DATABASE_TIMEOUT: Final = 30.0
 """Seconds the loop's database calls may take before the database is taken as down."""
 
@@ -155,88 +161,166 @@ def claimable_games(now: datetime, since: datetime | None = None) -> QuerySet[Ga
 
 def analysis_claim(game_id: uuid.UUID, now: datetime) -> bool:
     """Claim a game for :data:`LEASE`; whether this caller got it (see the module's docstring)."""
+    return analysis_claims([game_id], now) == [game_id]
+
+
+def analysis_claims(game_ids: list[uuid.UUID], now: datetime) -> list[uuid.UUID]:
+    """Claim those of ``game_ids`` that no process holds, for :data:`LEASE`; return the ones this
+    caller got, in the order given. Three statements, whatever the number of games."""
+    claims_make(game_ids, now)
+    return claims_take(game_ids, now)
+
+
+def claims_make(game_ids: list[uuid.UUID], now: datetime) -> None:
+    """Make the claims missing on ``game_ids``, held by no one (outside any transaction: in
+    one, two processes making and taking the same claims could wait for each other)."""
     AnalysisClaim.objects.bulk_create(
-        [AnalysisClaim(game_id=game_id, claimed_until=now)], ignore_conflicts=True
+        [AnalysisClaim(game_id=game_id, claimed_until=now) for game_id in game_ids],
+        ignore_conflicts=True,
     )
-    # Conditions on the claim's own row only (the analysis is looked up in a subquery): a join
-    # would turn the update into "WHERE game_id IN (SELECT ...)", whose condition PostgreSQL does
-    # not check again on a row that another process has just claimed.
+
+
+def claims_take(game_ids: list[uuid.UUID], now: datetime) -> list[uuid.UUID]:
+    """Take those of the claims on ``game_ids`` that no process holds; return the games taken.
+
+    Conditions on the claim's own row only (the analysis is looked up in a subquery): a join
+    would turn the update into "WHERE game_id IN (SELECT ...)", whose condition PostgreSQL does
+    not check again on a row that another process has just claimed. The holder, new to this
+    call, tells the rows this update took from those another process took meanwhile.
+    """
+    holder = uuid.uuid4()
     analysed = GameAnalysis.objects.filter(game_id=OuterRef("game_id"))
-    taken = AnalysisClaim.objects.filter(
-        ~Exists(analysed), game_id=game_id, claimed_until__lte=now, failures__lt=MAX_FAILURES
-    ).update(claimed_until=now + LEASE)
-    return taken == 1
+    AnalysisClaim.objects.filter(
+        ~Exists(analysed), game_id__in=game_ids, claimed_until__lte=now, failures__lt=MAX_FAILURES
+    ).update(claimed_until=now + LEASE, holder=holder)
+    held = AnalysisClaim.objects.filter(game_id__in=game_ids, holder=holder)
+    taken = set(held.values_list("game_id", flat=True))
+    return [game_id for game_id in game_ids if game_id in taken]
 
 
-def analysis_take(floor: datetime) -> tuple[AnalysisJob | None, datetime]:
-    """Claim the newest claimable game finished since ``floor``; return it (None if there is
-    none) and the floor to look from next time."""
+def analysis_take(floor: datetime) -> tuple[list[AnalysisJob], datetime]:
+    """Claim the newest claimable games finished since ``floor`` (up to :data:`BATCH`); return
+    them, the newest first (none if there is none), and the floor to look from next time.
+
+    The games are taken and read in one transaction: a connection lost in between leaves them
+    free, not held for a lease by a loop that never learnt of them.
+    """
     now = timezone.now()
-    candidates = claimable_games(now, floor).values_list("id", flat=True)[:CANDIDATES]
-    for game_id in list(candidates):
-        if analysis_claim(game_id, now):
-            return analysis_job(game_id), floor
+    candidates = list(claimable_games(now, floor).values_list("id", flat=True)[:BATCH])
+    if candidates:
+        claims_make(candidates, now)
+        with transaction.atomic():
+            taken = claims_take(candidates, now)
+            if taken:
+                return analysis_jobs(taken), floor
     oldest = waiting_games(floor).order_by("finished_at").values_list("finished_at", flat=True)
     waiting_since = oldest.first()
     recent = now - FLOOR_MARGIN
-    return None, recent if waiting_since is None else min(waiting_since, recent)
+    return [], recent if waiting_since is None else min(waiting_since, recent)
 
 
-def analysis_job(game_id: uuid.UUID) -> AnalysisJob:
-    """What the worker needs to analyse a game (its log as stored; its deal's verdict if known)."""
-    game = Game.objects.get(id=game_id)
-    moves = Move.objects.filter(game_id=game_id).order_by("seq").values_list("move", flat=True)
-    return AnalysisJob(
-        game_id=game.id,
-        seed=game.seed,
-        variant=game.variant,
-        moves=list(moves),
-        abandoned=game.status == Status.ABANDONED,
-        reveal_after=game.reveal_after,
-        known=known_verdict(game.seed, game.variant),
+def analysis_jobs(game_ids: list[uuid.UUID]) -> list[AnalysisJob]:
+    """What the worker needs to analyse each game (its log as stored; its deal's verdict if
+    known), in the order given; a game deleted meanwhile is left out."""
+    games = Game.objects.in_bulk(game_ids)
+    logs: dict[uuid.UUID, list[str]] = {game_id: [] for game_id in games}
+    stored = Move.objects.filter(game_id__in=list(games)).order_by("game_id", "seq")
+    for game_id, move in stored.values_list("game_id", "move"):
+        logs[game_id].append(move)
+    known = known_verdicts({(game.seed, game.variant) for game in games.values()})
+    return [
+        AnalysisJob(
+            game_id=game.id,
+            seed=game.seed,
+            variant=game.variant,
+            moves=logs[game.id],
+            abandoned=game.status == Status.ABANDONED,
+            reveal_after=game.reveal_after,
+            known=known.get((game.seed, game.variant)),
+        )
+        for game in (games[game_id] for game_id in game_ids if game_id in games)
+    ]
+
+
+def known_verdicts(deals: set[tuple[str, str]]) -> dict[tuple[str, str], Verdict]:
+    """The stored verdicts on those of ``deals`` (seed, variant) that were solved before."""
+    rows = DealPar.objects.filter(seed__in={seed for seed, _ in deals}).values_list(
+        "seed", "variant", "winnable", "par", "par_exact", "par_line"
     )
+    return {
+        (seed, variant): {"winnable": winnable, "par": par, "par_exact": exact, "par_line": line}
+        for seed, variant, winnable, par, exact, line in rows
+        if (seed, variant) in deals
+    }
 
 
-def known_verdict(seed: str, variant: str) -> Verdict | None:
-    """The stored verdict on a deal, if it was solved before."""
-    row = (
-        DealPar.objects.filter(seed=seed, variant=variant)
-        .values("winnable", "par", "par_exact", "par_line")
-        .first()
-    )
-    return dict(row) if row is not None else None
+@dataclass(frozen=True, slots=True)
+class Analysed:
+    """A claimed game's analysis, made and not stored yet."""
+
+    job: AnalysisJob
+    verdict: Verdict
+    report: dict[str, Any]
 
 
-def analysis_store(
-    game_id: uuid.UUID, seed: str, variant: str, verdict: Verdict, report: dict[str, Any]
-) -> bool:
-    """Keep a deal's verdict (once) and a game's analysis, which takes the game off the queue;
-    then tell the other apps. False if the game is gone (deleted with its player's account).
-
-    Three statements in one transaction, whatever was there before: under load a game ends every
-    few dozen moves, and its bookkeeping runs in the web process beside them. A game deleted
-    meanwhile fails the analysis' foreign key, which the database checks at the commit.
-    """
-    now = timezone.now()
+def analyses_store(analysed: list[Analysed]) -> list[uuid.UUID]:
+    """Keep each game's analysis and its deal's verdict (:func:`analysis_store`), all in one
+    transaction; return the ids of the games stored. Should a game have been deleted meanwhile,
+    they are stored one by one instead, and that game is let go."""
     try:
-        with transaction.atomic():
-            DealPar.objects.bulk_create(
-                [DealPar(seed=seed, variant=variant, **verdict, computed_at=now)],
-                ignore_conflicts=True,  # a deal's first verdict stands
-            )
-            GameAnalysis.objects.bulk_create(
-                [GameAnalysis(game_id=game_id, par=report["par"], report=report, computed_at=now)],
-                update_conflicts=True,
-                unique_fields=["game"],
-                update_fields=["par", "report", "computed_at"],
-            )
-            AnalysisClaim.objects.filter(game_id=game_id).delete()
+        _store(analysed)
     except IntegrityError:
-        if Game.objects.filter(id=game_id).exists():
+        return [item.job.game_id for item in analysed if analysis_store(item)]
+    for item in analysed:
+        events.game_analysed(item.job.game_id)
+    return [item.job.game_id for item in analysed]
+
+
+def analysis_store(analysed: Analysed) -> bool:
+    """Keep a deal's verdict (once) and a game's analysis, which takes the game off the queue;
+    then tell the other apps. False if the game is gone (deleted with its player's account)."""
+    try:
+        _store([analysed])
+    except IntegrityError:
+        if Game.objects.filter(id=analysed.job.game_id).exists():
             raise
         return False
-    events.game_analysed(game_id)
+    events.game_analysed(analysed.job.game_id)
     return True
+
+
+def _store(analysed: list[Analysed]) -> None:
+    """Three statements in one transaction, whatever was there before and however many games:
+    under load a game ends every few dozen moves, and its bookkeeping runs in the web process
+    beside them. A game deleted meanwhile fails its analysis' foreign key, which the database
+    checks at the commit (IntegrityError)."""
+    now = timezone.now()
+    with transaction.atomic():
+        DealPar.objects.bulk_create(
+            [
+                DealPar(
+                    seed=item.job.seed, variant=item.job.variant, **item.verdict, computed_at=now
+                )
+                for item in analysed
+            ],
+            ignore_conflicts=True,  # a deal's first verdict stands
+        )
+        GameAnalysis.objects.bulk_create(
+            [
+                GameAnalysis(
+                    game_id=item.job.game_id,
+                    par=item.report["par"],
+                    report=item.report,
+                    computed_at=now,
+                )
+                for item in analysed
+            ],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["par", "report", "computed_at"],
+        )
+        ids = [item.job.game_id for item in analysed]
+        AnalysisClaim.objects.filter(game_id__in=ids).delete()
 
 
 def analysis_failed(game_id: uuid.UUID) -> int:
@@ -251,27 +335,27 @@ def analyse_here(game_id: uuid.UUID) -> dict[str, Any] | None:
     analyse_games``); None when another process holds it. A failure is counted, and raised."""
     if not analysis_claim(game_id, timezone.now()):
         return None
-    job = analysis_job(game_id)
+    [job] = analysis_jobs([game_id])
     try:
         verdict, report = analysis_worker.analyse_finished(*job.worker_args())
     except Exception:
         analysis_failed(game_id)
         raise
-    analysis_store(job.game_id, job.seed, job.variant, verdict, report)
+    analysis_store(Analysed(job, verdict, report))
     return report
 
 
 class AnalysisLoop:
     """One event loop's analysis: its database thread, its floor, and the task that works off the
-    queue one game at a time (with the scheduled jobs of :mod:`core.scheduled`, started beside
+    queue a batch at a time (with the scheduled jobs of :mod:`core.scheduled`, started beside
     it)."""
 
     def __init__(self) -> None:
         self._database = DatabaseThread("analysis-db", timeout=ANALYSIS_DATABASE_TIMEOUT)
         self._wake = asyncio.Event()
         self._floor = timezone.now() - LOOKBACK
-        # An analysis made while the database was down, kept until it is stored.
-        self._unstored: tuple[AnalysisJob, tuple[Verdict, dict[str, Any]]] | None = None
+        # Analyses made and not stored yet (the database was down), kept until they are.
+        self._unstored: list[Analysed] = []
         self._tasks = [asyncio.create_task(self._run(), name="analysis-loop"), *schedule_start()]
 
     def wake(self) -> None:
@@ -297,38 +381,50 @@ class AnalysisLoop:
                     await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
     async def step(self) -> bool:
-        """Analyse the newest waiting game, if there is one, store the analysis and push it;
-        return whether there was one."""
-        if self._unstored is None:
-            job, self._floor = await self._database.run(analysis_take, self._floor)
-            if job is None:
+        """Analyse the newest waiting games, if there are any (a batch), store the analyses and
+        push them; return whether there were any."""
+        if not self._unstored:
+            jobs, self._floor = await self._database.run(analysis_take, self._floor)
+            if not jobs:
                 return False
+            self._unstored = await self._analyse_all(jobs)
+            if not self._unstored:  # every analysis of the batch failed (and was counted)
+                return True
+        analysed = self._unstored
+        try:
+            stored = set(await self._database.run(analyses_store, analysed))
+        except DatabaseUnavailable:
+            raise  # kept, and stored at the next step: the games stay claimed meanwhile
+        except Exception:
+            self._unstored = []
+            for item in analysed:
+                await self._failed(item.job)
+            return True
+        self._unstored = []
+        for item in analysed:
+            if item.job.game_id in stored:
+                await self._push(item)
+        return True
+
+    async def _analyse_all(self, jobs: list[AnalysisJob]) -> list[Analysed]:
+        """The analyses of a batch, in its order; a game whose analysis fails is counted."""
+        analysed = []
+        for job in jobs:
             try:
-                self._unstored = job, await self._analyse(job)
+                analysed.append(Analysed(job, *await self._analyse(job)))
             except Exception:
                 await self._failed(job)
-                return True
-        job, (verdict, report) = self._unstored
-        try:
-            stored = await self._database.run(
-                analysis_store, job.game_id, job.seed, job.variant, verdict, report
-            )
-        except DatabaseUnavailable:
-            raise  # kept, and stored at the next step: the game stays claimed meanwhile
-        except Exception:
-            self._unstored = None
-            await self._failed(job)
-            return True
-        self._unstored = None
-        if not stored:
-            return True
+        return analysed
+
+    async def _push(self, analysed: Analysed) -> None:
+        """Send a stored analysis to the game's watchers."""
+        job, report = analysed.job, analysed.report
         if not reveal_due(job.reveal_after):
             report = analysis_before_reveal(report, own=True)  # only the player watches a game
         await group_send(
             game_group(job.game_id),
             {"type": "game.analysis", "game": str(job.game_id), "analysis": report},
         )
-        return True
 
     async def _analyse(self, job: AnalysisJob) -> tuple[Verdict, dict[str, Any]]:
         loop = asyncio.get_running_loop()

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from game import events, postgame
 from game.engine import Variant
-from game.models import AnalysisClaim, Game, GameAnalysis, Move, Status
+from game.models import AnalysisClaim, DealPar, Game, GameAnalysis, Move, Status
 from game.players import Player
 from game.services import game_start
 from tests.accounts.helpers import play_out
@@ -73,10 +73,13 @@ async def all_heard(analysed: list[uuid.UUID], games: list[Game]) -> None:
 
 
 async def claimed(game: Game) -> None:
-    """Return once a loop has claimed ``game``."""
-    exists = database_sync_to_async(AnalysisClaim.objects.filter(game=game).exists)
+    """Return once a loop holds ``game`` (and has read it, in the same transaction)."""
+
+    def held() -> bool:
+        return AnalysisClaim.objects.filter(game=game, claimed_until__gt=timezone.now()).exists()
+
     async with asyncio.timeout(ANALYSED_WITHIN):
-        while not await exists():
+        while not await database_sync_to_async(held)():
             await asyncio.sleep(0.02)
 
 
@@ -188,6 +191,28 @@ async def test_a_game_deleted_while_it_is_analysed_is_let_go(
     assert "failed" not in caplog.text
 
 
+@pytest.mark.asyncio
+async def test_of_a_batch_a_game_deleted_while_it_is_analysed_is_let_go_and_the_rest_stored(
+    analysed: list[uuid.UUID], caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """The games of a batch are stored together; one deleted meanwhile fails that, and then the
+    others are stored one by one, the deleted one let go without an error."""
+    games = [
+        await database_sync_to_async(finished_game)(guest=f"guest-{ago}", finished_ago=ago)
+        for ago in (3, 2, 1)
+    ]
+    with held_worker(tmp_path):
+        postgame.analysis_loop()
+        for game in games:
+            await claimed(game)
+        await database_sync_to_async(Game.objects.filter(id=games[1].id).delete)()
+
+    await all_heard(analysed, [games[0], games[2]])
+    assert analysed == [games[2].id, games[0].id]
+    assert "failed" not in caplog.text
+    assert not await database_sync_to_async(AnalysisClaim.objects.exists)()
+
+
 def analyse_in_a_loop_of_its_own(until: Callable[[], bool]) -> None:
     """Run an event loop of this thread's own (as another web process would) with an analysis
     loop, until ``until()`` holds."""
@@ -233,6 +258,47 @@ def test_of_processes_claiming_the_same_games_at_once_one_gets_each() -> None:
     )
     winners = [game_id for ids in claimed for game_id in ids]
     assert sorted(winners) == sorted(game.id for game in games)
+
+
+def test_a_loop_takes_the_newest_waiting_games_as_one_batch_with_their_logs() -> None:
+    games = [finished_game(guest=f"guest-{ago}", finished_ago=ago) for ago in range(12)]
+    floor = timezone.now() - timedelta(hours=1)
+
+    jobs, _ = postgame.analysis_take(floor)
+
+    assert [job.game_id for job in jobs] == [game.id for game in games[: postgame.BATCH]]
+    logs = dict(Move.objects.filter(game=games[0]).order_by("seq").values_list("seq", "move"))
+    assert jobs[0].moves == list(logs.values())
+    assert len(jobs[0].moves) == 2
+    assert all(job.abandoned for job in jobs)
+    rest, _ = postgame.analysis_take(floor)  # the batch is held: the others are left
+    assert [job.game_id for job in rest] == [game.id for game in games[postgame.BATCH :]]
+    assert postgame.analysis_take(floor)[0] == []
+
+
+def test_a_deal_solved_before_comes_with_its_job() -> None:
+    first = finished_game(seed="4")
+    postgame.analyse_here(first.id)
+    again = finished_game(seed="4", guest="guest-a")
+    other = finished_game(seed="5", guest="guest-b")
+    jobs = postgame.analysis_jobs([again.id, other.id])
+    par = DealPar.objects.get(seed="4")
+    assert jobs[0].known == {
+        "winnable": par.winnable, "par": par.par, "par_exact": par.par_exact,
+        "par_line": par.par_line,
+    }  # fmt: skip
+    assert jobs[1].known is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
+def test_of_processes_claiming_batches_of_the_same_games_at_once_one_gets_each() -> None:
+    games = [finished_game(finished_ago=ago) for ago in range(20)]
+    ids = [game.id for game in games]
+    claimed = at_once(
+        lambda turn: postgame.analysis_claims(ids[turn:] + ids[:turn], timezone.now()), range(4)
+    )
+    winners = [game_id for taken in claimed for game_id in taken]
+    assert sorted(winners) == sorted(ids)
 
 
 def test_a_claim_holds_a_game_for_its_lease_then_frees_it() -> None:

@@ -166,35 +166,32 @@ def analysis_claim(game_id: uuid.UUID, now: datetime) -> bool:
 
 def analysis_claims(game_ids: list[uuid.UUID], now: datetime) -> list[uuid.UUID]:
     """Claim those of ``game_ids`` that no process holds, for :data:`LEASE`; return the ones this
-    caller got, in the order given. Three statements, whatever the number of games."""
-    claims_make(game_ids, now)
-    return claims_take(game_ids, now)
-
-
-def claims_make(game_ids: list[uuid.UUID], now: datetime) -> None:
-    """Make the claims missing on ``game_ids``, held by no one (outside any transaction: in
-    one, two processes making and taking the same claims could wait for each other)."""
-    AnalysisClaim.objects.bulk_create(
-        [AnalysisClaim(game_id=game_id, claimed_until=now) for game_id in game_ids],
-        ignore_conflicts=True,
-    )
-
-
-def claims_take(game_ids: list[uuid.UUID], now: datetime) -> list[uuid.UUID]:
-    """Take those of the claims on ``game_ids`` that no process holds; return the games taken.
+    caller got, in the order given. Three statements, whatever the number of games.
 
     Conditions on the claim's own row only (the analysis is looked up in a subquery): a join
     would turn the update into "WHERE game_id IN (SELECT ...)", whose condition PostgreSQL does
     not check again on a row that another process has just claimed. The holder, new to this
-    call, tells the rows this update took from those another process took meanwhile.
+    call, tells the rows this update took from those another process took meanwhile; the update
+    and the read of what it took are one transaction, so that a connection lost between them
+    leaves the games free, not held for a lease by a caller that never learnt of them. (The
+    claims are made before it, outside: in it, two processes making the same claims could wait
+    for each other.)
     """
+    AnalysisClaim.objects.bulk_create(
+        [AnalysisClaim(game_id=game_id, claimed_until=now) for game_id in game_ids],
+        ignore_conflicts=True,
+    )
     holder = uuid.uuid4()
     analysed = GameAnalysis.objects.filter(game_id=OuterRef("game_id"))
-    AnalysisClaim.objects.filter(
-        ~Exists(analysed), game_id__in=game_ids, claimed_until__lte=now, failures__lt=MAX_FAILURES
-    ).update(claimed_until=now + LEASE, holder=holder)
-    held = AnalysisClaim.objects.filter(game_id__in=game_ids, holder=holder)
-    taken = set(held.values_list("game_id", flat=True))
+    with transaction.atomic():
+        AnalysisClaim.objects.filter(
+            ~Exists(analysed),
+            game_id__in=game_ids,
+            claimed_until__lte=now,
+            failures__lt=MAX_FAILURES,
+        ).update(claimed_until=now + LEASE, holder=holder)
+        held = AnalysisClaim.objects.filter(game_id__in=game_ids, holder=holder)
+        taken = set(held.values_list("game_id", flat=True))
     return [game_id for game_id in game_ids if game_id in taken]
 
 
@@ -202,17 +199,18 @@ def analysis_take(floor: datetime) -> tuple[list[AnalysisJob], datetime]:
     """Claim the newest claimable games finished since ``floor`` (up to :data:`BATCH`); return
     them, the newest first (none if there is none), and the floor to look from next time.
 
-    The games are taken and read in one transaction: a connection lost in between leaves them
-    free, not held for a lease by a loop that never learnt of them.
+    The games are read before they are claimed: once they are claimed, nothing is left to fail
+    before the loop knows of them. (Claimed and read in one transaction instead, the claim's
+    write lock would be held through the reads: on SQLite, any transaction that reads and then
+    writes meanwhile fails as locked.)
     """
     now = timezone.now()
     candidates = list(claimable_games(now, floor).values_list("id", flat=True)[:BATCH])
     if candidates:
-        claims_make(candidates, now)
-        with transaction.atomic():
-            taken = claims_take(candidates, now)
-            if taken:
-                return analysis_jobs(taken), floor
+        jobs = analysis_jobs(candidates)
+        taken = set(analysis_claims([job.game_id for job in jobs], now))
+        if taken:
+            return [job for job in jobs if job.game_id in taken], floor
     oldest = waiting_games(floor).order_by("finished_at").values_list("finished_at", flat=True)
     waiting_since = oldest.first()
     recent = now - FLOOR_MARGIN

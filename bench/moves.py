@@ -96,6 +96,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from game.engine import Variant  # noqa: E402
@@ -109,9 +110,9 @@ S = TypeVar("S")
 """What a phase samples as its clock starts and as it ends."""
 
 REPLY_TIMEOUT = 30.0
-GAMES_DEALT_AHEAD = 3
-"""Games started per client before the move phase (a game lasts ~40 moves; more are started on
-the fly should a client run out)."""
+GAMES_DEALT_AHEAD = 6
+"""Games started per client before the move phase (a game lasts ~48 moves; on a fast machine a
+client makes 230 moves in a 10 s phase); more are started on the fly should a client run out."""
 
 
 @dataclass
@@ -159,8 +160,14 @@ class Guest:
         )
 
     def next_game(self) -> str:
+        """The next game to play, dealt now if none is left. Called in a worker thread of the
+        phase's event loop: the thread's database connection goes back to the pool at once, or
+        each phase's threads would keep theirs until the pool had none left to give."""
         if not self.games:
-            self.deal_games(1)
+            try:
+                self.deal_games(1)
+            finally:
+                connection.close()
         return self.games.pop()
 
 

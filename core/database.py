@@ -8,6 +8,7 @@ not answer never holds up a thread anything else needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import os
 import time
@@ -17,7 +18,7 @@ from typing import Any, Final, TypeVar
 
 from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from core.outages import DATABASE, DatabaseUnavailable, database_unavailable
 
@@ -30,6 +31,21 @@ IDLE_BEFORE_CHECK: Final = 5.0
 def _close_connection() -> None:
     # Resolved inside the calling thread: Django's connections are per thread.
     connection.close()
+
+
+def _drop_connection() -> None:
+    """Let go of this thread's connection after the database failed a call on it: the next call
+    takes one the pool has checked.
+
+    Django's own mark of a failed connection (``errors_occurred``, which makes the next call
+    check it) is not enough. With every session of the server ended five times a second
+    (``tests/game/test_database_faults.py`` at 20 ms between moves), a game's last move went to
+    the endings' thread about once a second and failed each time, with "terminating connection
+    due to administrator command", every call starting with the mark cleared: the player's
+    move, tried again and again, never went through, and the test hung.
+    """
+    with contextlib.suppress(DatabaseError):  # already broken: the pool discards it
+        connection.close()
 
 
 class DatabaseThread:
@@ -99,7 +115,12 @@ class DatabaseThread:
         if connection.errors_occurred or now - self._last_used >= IDLE_BEFORE_CHECK:
             connection.close_if_unusable_or_obsolete()
         self._last_used = now
-        return function(*args)
+        try:
+            return function(*args)
+        except Exception as error:
+            if database_unavailable(error):
+                _drop_connection()
+            raise
 
     @property
     def answering(self) -> bool:

@@ -61,7 +61,10 @@ async def test_cut_connections_close_no_socket_and_lose_no_acknowledged_move(
 ) -> None:
     seats = [await make_seat(f"guest-{n}", seed=None) for n in range(PLAYERS)]
     players = [player_of(seat) for seat in seats]
-    games = [asyncio.create_task(player.play(pause=0.005)) for player in players]
+    # 20 ms between moves: games that last long enough to meet several cuts each, on every one of
+    # the server's connections (with 5 ms, a connection cut between a player's retries and never
+    # let go of hung the test only now and then).
+    games = [asyncio.create_task(player.play(pause=0.02)) for player in players]
     while not all(player.view for player in players):  # everyone at the table: now cut
         await asyncio.sleep(0.01)
     cuts = 0

@@ -45,7 +45,7 @@ def _drop_connection() -> None:
     move, tried again and again, never went through, and the test hung.
     """
     with contextlib.suppress(DatabaseError):  # already broken: the pool discards it
-        connection.close()
+        _close_connection()
 
 
 class DatabaseThread:

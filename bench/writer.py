@@ -1,8 +1,9 @@
 """The move writer by itself: how long one batch of moves takes to commit, with no server around it.
 
-Starts ``--games`` guest games, then writes ``--moves`` batches through ``game.writer.write_moves``,
+Starts ``--games`` guest games, then writes ``--moves`` batches as the move path writes the moves
+of games in play (``game.writer.write_moves_now``, from an event loop on a session of its own),
 each holding the next move (a draw) of every game, and prints the median, mean and worst time per
-batch and per move. On PostgreSQL this is the statement the move path sends per batch, committed.
+batch and per move: one statement per batch, committed.
 
     .venv/bin/python bench/writer.py [--games 50] [--moves 20] [--smoke]
 
@@ -14,6 +15,7 @@ only; nothing here passes or fails.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import secrets
 import statistics
 import sys
@@ -33,10 +35,11 @@ django.setup()
 
 from django.utils import timezone  # noqa: E402
 
+from core.database import LoopConnection  # noqa: E402
 from game.engine import Variant  # noqa: E402
 from game.players import Player  # noqa: E402
 from game.services import game_start  # noqa: E402
-from game.writer import MoveWrite, write_moves  # noqa: E402
+from game.writer import MoveWrite, write_moves_now  # noqa: E402
 
 
 def draws(game_ids: list[uuid.UUID], seq: int) -> list[MoveWrite]:
@@ -58,6 +61,23 @@ def draws(game_ids: list[uuid.UUID], seq: int) -> list[MoveWrite]:
     ]
 
 
+async def write_batches(game_ids: list[uuid.UUID], batches: int) -> list[float]:
+    """Write ``batches`` batches, each the next move of every game; return each one's time."""
+    session = LoopConnection("bench-writer")
+    times = []
+    try:
+        for seq in range(batches):
+            batch = draws(game_ids, seq)
+            started = time.perf_counter()
+            results = await write_moves_now(session, batch)
+            times.append(time.perf_counter() - started)
+            if any(result is not None for result in results):
+                raise SystemExit(f"a move was refused: {results}")
+    finally:
+        session.close()
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
@@ -70,14 +90,7 @@ def main() -> None:
         for n in range(args.games)
     ]
     vacuum_database()
-    times = []
-    for seq in range(min(args.moves, 23)):
-        batch = draws(game_ids, seq)
-        started = time.perf_counter()
-        results = write_moves(batch)
-        times.append(time.perf_counter() - started)
-        if any(result is not None for result in results):
-            raise SystemExit(f"a move was refused: {results}")
+    times = asyncio.run(write_batches(game_ids, min(args.moves, 23)))
     median, mean, worst = statistics.median(times), statistics.mean(times), max(times)
     print(
         f"PostgreSQL {without_password(DATABASE_URL)}: {len(times)} batches of {args.games} moves"

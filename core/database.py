@@ -1,8 +1,11 @@
-"""A database thread: one thread and its own connection, for an event loop's queries, failing fast.
+"""The event loop's ways to the database, both failing fast: a database thread (one thread and its
+own connection, for any of Django's queries) and a loop connection (a PostgreSQL session used from
+the loop itself, for a statement that needs nothing of Django's).
 
-The game's move writer and game loads each run on one (``game.live``), so that a batch of moves
-never waits behind anything else; the readiness check runs on one, so that a database that does
-not answer never holds up a thread anything else needs.
+The game's loads and the moves that end a game run on database threads (``game.live``), and so
+does the readiness check, so that a database that does not answer never holds up a thread anything
+else needs; on PostgreSQL the batches of moves in play go through a loop connection
+(``game.writer``).
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ import asyncio
 import contextlib
 import contextvars
 import os
+import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Final, TypeVar
 
+import psycopg
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -137,3 +142,142 @@ def _ignore_outcome(call: Future[Any]) -> None:
     """A call given up on may still fail: nobody waits for it, so its error goes no further."""
     if not call.cancelled():
         call.exception()
+
+
+Row = tuple[Any, ...]
+
+
+class LoopConnection:
+    """A PostgreSQL session kept by one event loop and used from it, one statement at a time.
+
+    A database thread needs the interpreter's lock back after every reply from the database, and
+    while the loop is busy each wait for it can take a whole switch interval: under the move
+    bench's load a batch of moves sent from the loop was answered sooner, and the process spent
+    less CPU per move (docs/operations.md, Capacity). The session is psycopg's own, in autocommit,
+    with Django's connection parameters; it is not one of the pool's (a process holds one session
+    more than its pool), and its statements are prepared on the server once.
+
+    **It fails fast**, as a database thread does. A statement not answered within ``timeout``
+    seconds has its session cut under it (the socket shut down, which psycopg sees at once as the
+    server gone) rather than cancelled: psycopg answers a cancelled task by asking the server to
+    cancel the statement and waiting for it, up to ten seconds on a server that is frozen. A
+    session that fails is closed and the next statement opens a new one (also within
+    ``timeout``); a failure of the database raises :class:`DatabaseUnavailable`. A kept session
+    found ended when a statement is sent on it (the server restarted, or ended it meanwhile) is
+    replaced and the statement sent once more, so **a statement sent here must be safe to send
+    twice**: its first sending may have committed before the session broke.
+    """
+
+    def __init__(
+        self, name: str, timeout: float | None = None, *, params: dict[str, Any] | None = None
+    ) -> None:
+        """``name``: the session's ``application_name``, which ``pg_stat_activity`` shows;
+        ``params``: its connection parameters (by default, Django's connection's)."""
+        self._name = name
+        self._timeout = settings.GAME_DATABASE_TIMEOUT if timeout is None else timeout
+        self._params = params
+        self._session: psycopg.AsyncConnection[Row] | None = None
+        self._busy = False
+
+    async def fetchall(self, statement: str, params: Sequence[Any]) -> list[Row]:
+        """Run ``statement`` in a transaction of its own and return its rows.
+
+        An ``IntegrityError`` (a refused row) is raised as psycopg's and leaves the session
+        usable; any other error of psycopg's that is not the database's failure is a bug, raised
+        as it is.
+        """
+        if self._busy:
+            raise RuntimeError("a loop connection runs one statement at a time")
+        self._busy = True
+        try:
+            rows = await self._fetchall(statement, params)
+        except DatabaseUnavailable as error:
+            DATABASE.failed(error)
+            raise
+        finally:
+            self._busy = False
+        DATABASE.succeeded()
+        return rows
+
+    async def _fetchall(self, statement: str, params: Sequence[Any]) -> list[Row]:
+        try:
+            return await self._attempt(statement, params, kept=self._session is not None)
+        except _SessionEnded:  # the kept session had ended meanwhile: once more, on a new one
+            return await self._attempt(statement, params, kept=False)
+
+    async def _attempt(self, statement: str, params: Sequence[Any], *, kept: bool) -> list[Row]:
+        """Send ``statement`` on the kept session (``kept``) or a new one: raises
+        :class:`_SessionEnded` if the kept one fails before it is due to expire."""
+        session = self._session or await self._connect()
+        expiry = _Expiry(session, self._timeout)
+        try:
+            async with session.cursor() as cursor:
+                await cursor.execute(statement, params, prepare=True)
+                return await cursor.fetchall()
+        except psycopg.IntegrityError:
+            raise
+        except (psycopg.OperationalError, psycopg.InterfaceError, OSError) as error:
+            self._discard()
+            if expiry.expired:
+                raise DatabaseUnavailable(f"no answer within {self._timeout:g} s") from None
+            if kept:
+                raise _SessionEnded from error
+            raise DatabaseUnavailable(str(error)) from error
+        except BaseException:
+            self._discard()
+            raise
+        finally:
+            expiry.cancel()
+
+    async def _connect(self) -> psycopg.AsyncConnection[Row]:
+        params = dict(self._params or connection.get_connection_params())
+        for django_only in ("cursor_factory", "prepare_threshold"):
+            params.pop(django_only, None)
+        params["application_name"] = self._name
+        try:
+            async with asyncio.timeout(self._timeout):
+                self._session = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        except TimeoutError:
+            raise DatabaseUnavailable(f"no session within {self._timeout:g} s") from None
+        except (psycopg.OperationalError, psycopg.InterfaceError, OSError) as error:
+            raise DatabaseUnavailable(str(error)) from error
+        return self._session
+
+    def _discard(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            session.pgconn.finish()  # nothing waits on its socket any more
+
+    def close(self) -> None:
+        """Close the session (not while a statement runs)."""
+        self._discard()
+
+
+class _SessionEnded(Exception):
+    """The kept session failed under a statement before it was due to expire."""
+
+
+class _Expiry:
+    """Cuts ``session`` under its statement once ``timeout`` seconds have passed."""
+
+    def __init__(self, session: psycopg.AsyncConnection[Row], timeout: float) -> None:
+        self.expired = False
+        self._session = session
+        self._timer = asyncio.get_running_loop().call_later(timeout, self._cut)
+
+    def _cut(self) -> None:
+        """Shut the session's socket down both ways: the read psycopg waits on ends at once.
+
+        The descriptor itself stays open (psycopg still watches it; a closed one's number could be
+        taken by the next socket opened before psycopg let go of it), and is closed with the
+        session once psycopg has raised.
+        """
+        self.expired = True
+        with (
+            contextlib.suppress(OSError, psycopg.Error),  # the session has ended already
+            socket.socket(fileno=os.dup(self._session.fileno())) as shared,
+        ):
+            shared.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()

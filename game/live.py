@@ -95,16 +95,15 @@ def stored_progress(game_id: uuid.UUID) -> tuple[int, str]:
 class LiveGames:
     """This loop's cache of live games, its database threads and its move writer.
 
-    The move writer's two lanes have a database thread each: a batch of moves never waits behind
-    a game being read for a new connection, nor behind the bookkeeping of a finished game (which
-    go to ``database``), and the moves of games in play never wait behind the score tables'
-    writes of a game that has just ended (:class:`~game.writer.MoveWriter`).
+    The move writer has its own ways to the database: a batch of moves never waits behind a game
+    being read for a new connection, nor behind the bookkeeping of a finished game (which go to
+    ``database``), and the moves of games in play never wait behind the score tables' writes of a
+    game that has just ended (:class:`~game.writer.MoveWriter`).
     """
 
     def __init__(self) -> None:
         self.database = DatabaseThread("game-db")
-        self._writer_databases = (DatabaseThread("game-moves"), DatabaseThread("game-endings"))
-        self.writer = MoveWriter(*self._writer_databases)
+        self.writer = MoveWriter()
         self._games: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 
     async def get(self, game_id: uuid.UUID) -> LiveGame:
@@ -158,11 +157,10 @@ class LiveGames:
     @property
     def answering(self) -> bool:
         """Whether every database thread is free of a query the database has not answered."""
-        return all(database.answering for database in (self.database, *self._writer_databases))
+        return self.database.answering and self.writer.answering
 
     def close(self) -> None:
-        for database in self._writer_databases:
-            database.close()
+        self.writer.close()
         self.database.close()
 
 

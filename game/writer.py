@@ -1,4 +1,4 @@
-"""The move writer: group commit of moves from every game, in two lanes with a database thread each.
+"""The move writer: group commit of moves from every game, in two lanes.
 
 A move is acknowledged only after its transaction has committed. The writer commits the moves of
 every game that arrived while the previous batch was being written in one transaction (on
@@ -12,7 +12,9 @@ moves that end a game go in a lane of their own (:class:`MoveWriter`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -20,12 +22,14 @@ from typing import Any, Final
 import psycopg
 from django.db import IntegrityError, connection, models, transaction
 
-from core.database import DatabaseThread
+from core.database import DatabaseThread, LoopConnection
 from core.metrics import WRITER_BATCH_MOVES
 from game import events
 from game.models import Game, Move, Status
 
 MAX_BATCH: Final = 500
+MOVES_SESSION: Final = "tripeaks-moves"
+"""The ``application_name`` of the session each process sends its moves in play on."""
 
 
 class MoveConflict(Exception):
@@ -45,6 +49,10 @@ class MoveWrite:
     cards_left: int
     finished_at: datetime | None
     duration_ms: int | None
+
+
+BatchWrite = Callable[[list["MoveWrite"]], Awaitable[list[Exception | None]]]
+"""Writes a batch of moves and answers each: None if it was committed, else why not."""
 
 
 def write_moves(batch: list[MoveWrite]) -> list[Exception | None]:
@@ -67,6 +75,36 @@ def _write_alone(item: MoveWrite) -> Exception | None:
     except IntegrityError as error:
         return error
     return _outcome(item, written)
+
+
+async def write_moves_now(
+    database: LoopConnection, batch: list[MoveWrite]
+) -> list[Exception | None]:
+    """:func:`write_moves` for a batch in which no game ends, on PostgreSQL, from the event loop:
+    one statement, sent from the loop on ``database`` (which may send it twice: a move written
+    the first time fails the second as taken, and its service then finds it recorded)."""
+    try:
+        written = await _appended_now(database, batch)
+    except psycopg.IntegrityError:
+        return [await _written_alone_now(database, item) for item in batch]
+    return [_outcome(item, written) for item in batch]
+
+
+async def _written_alone_now(database: LoopConnection, item: MoveWrite) -> Exception | None:
+    try:
+        written = await _appended_now(database, [item])
+    except psycopg.IntegrityError as error:
+        return error
+    return _outcome(item, written)
+
+
+async def _appended_now(
+    database: LoopConnection, batch: list[MoveWrite]
+) -> set[tuple[uuid.UUID, int]]:
+    rows = await database.fetchall(
+        _APPEND_MOVES_POSTGRESQL, _arrays([_append_row(item) for item in batch])
+    )
+    return {(game_id, seq) for game_id, seq in rows}
 
 
 def _outcome(item: MoveWrite, written: set[tuple[uuid.UUID, int]]) -> MoveConflict | None:
@@ -219,8 +257,8 @@ def _insert_params(item: MoveWrite) -> list[Any]:
 
 
 class MoveWriter:
-    """Group commit in two lanes, each a :class:`WriterLane` with a database thread of its own:
-    the moves of games still in play, and the moves that end a game.
+    """Group commit in two lanes, each a :class:`WriterLane`: the moves of games still in play,
+    and the moves that end a game.
 
     A batch in which no game ends is one statement on PostgreSQL; one in which a game ends is a
     transaction that also enters the game in the score tables (:func:`_write_batch`), several
@@ -230,24 +268,49 @@ class MoveWriter:
     others (on the thread, 22 to 33 ms for 3 to 4.5 ms of its CPU), and they were a fifth to a
     third of the batches. A game's moves never race each other across the lanes: its next move
     waits for the answer to its last, and the move that ends it is its last.
+
+    The endings go through a database thread of their own (they need Django's transaction and
+    the score tables' events). On PostgreSQL the moves in play are sent from the event loop on a
+    :class:`~core.database.LoopConnection`, with no thread to wake; elsewhere (SQLite, the
+    embedded default) they have a database thread too.
     """
 
-    def __init__(self, playing: DatabaseThread, ending: DatabaseThread) -> None:
+    def __init__(self) -> None:
+        self._threads = [DatabaseThread("game-endings")]
+        self._sessions: list[LoopConnection] = []
+        if connection.vendor == "postgresql":
+            self._sessions.append(LoopConnection(MOVES_SESSION))
+            playing: BatchWrite = functools.partial(write_moves_now, self._sessions[0])
+        else:
+            self._threads.append(DatabaseThread("game-moves"))
+            playing = functools.partial(self._threads[1].run, write_moves)
         self._playing = WriterLane(playing)
-        self._ending = WriterLane(ending)
+        self._ending = WriterLane(functools.partial(self._threads[0].run, write_moves))
 
     async def write(self, item: MoveWrite) -> None:
         """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
         lane = self._playing if item.status == Status.IN_PROGRESS else self._ending
         await lane.write(item)
 
+    @property
+    def answering(self) -> bool:
+        """Whether no database thread of the writer waits on a query not answered in time."""
+        return all(thread.answering for thread in self._threads)
+
+    def close(self) -> None:
+        """Close the writer's sessions and threads (its lanes idle)."""
+        for session in self._sessions:
+            session.close()
+        for thread in self._threads:
+            thread.close()
+
 
 class WriterLane:
     """Group commit: the moves queued while the last batch was being written are written
-    together, on one database thread, then each is answered."""
+    together by ``write_batch``, then each is answered."""
 
-    def __init__(self, database: DatabaseThread) -> None:
-        self._database = database
+    def __init__(self, write_batch: BatchWrite) -> None:
+        self._write_batch = write_batch
         self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -264,7 +327,7 @@ class WriterLane:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             WRITER_BATCH_MOVES.observe(len(batch))
             try:
-                results = await self._database.run(write_moves, [item for item, _ in batch])
+                results = await self._write_batch([item for item, _ in batch])
             except Exception as error:  # the database is down: every move waiting fails
                 results = [error] * len(batch)
             for (_, future), result in zip(batch, results, strict=True):
@@ -272,7 +335,7 @@ class WriterLane:
                     continue
                 if result is None:
                     future.set_result(None)
-                elif isinstance(result, IntegrityError | MoveConflict):
+                elif isinstance(result, IntegrityError | psycopg.IntegrityError | MoveConflict):
                     future.set_exception(MoveConflict(str(result)))
                 else:
                     future.set_exception(result)

@@ -137,8 +137,9 @@ TEMPLATES = [
 # keeping one per thread: under ASGI every request runs in a thread of its own, so persistent
 # connections would open a session per request and leave it lingering (Django's documentation says
 # to turn them off under ASGI). A connection is checked as it leaves the pool, so one cut by a
-# database restart is replaced before a request sees it. The game's three database threads and the
-# analysis loop's each hold a connection of the pool for good (game/live.py, game/postgame.py).
+# database restart is replaced before a request sees it. The game's two database threads and the
+# analysis loop's each hold a connection of the pool for good (game/live.py, game/postgame.py);
+# the moves in play go on one session of the process's own, outside the pool (game/writer.py).
 # docs/operations.md sizes the pool against PostgreSQL's max_connections.
 # - DATABASE_POOL_SIZE: connections a process may hold at once (10). DATABASE_POOL_TIMEOUT: seconds
 #   a request waits for one before it fails (5).

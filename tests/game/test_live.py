@@ -4,6 +4,7 @@ database refuses fails alone in its batch; the moves of games in play never wait
 ending to be written."""
 
 import asyncio
+import dataclasses
 import threading
 import uuid
 from datetime import datetime
@@ -144,3 +145,46 @@ async def test_moves_in_play_are_written_while_a_game_ending_is_held_up() -> Non
         lambda: dict(Game.objects.filter(id__in=[ends.id, plays.id]).values_list("id", "status"))
     )()
     assert stored == {ends.id: "lost", plays.id: "in_progress"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="sent from the loop on PostgreSQL")
+async def test_a_batch_sent_from_the_loop_writes_the_moves_it_can() -> None:
+    """The batch of moves in play as the loop sends it: a move whose number was taken fails with
+    MoveConflict, one the database refuses with psycopg's IntegrityError, and the rest are
+    written; through the writer, the refused move reaches its service as MoveConflict."""
+    import psycopg
+
+    from core.database import LoopConnection
+    from game.writer import MoveConflict, write_moves_now
+
+    def games() -> list[Game]:
+        fresh, taken, refused, later = (a_game(key) for key in ("fresh", "taken", "bad", "late"))
+        Move.objects.create(game=taken, seq=0, move="draw", played_at=timezone.now())
+        Game.objects.filter(id=taken.id).update(move_count=1)
+        return [fresh, taken, refused, later]
+
+    fresh, taken, refused, later = await database_sync_to_async(games)()
+    now = timezone.now()
+    # A move in play that says its game is "in_progress" with -1 cards left breaks a constraint.
+    broken = dataclasses.replace(first_draw(refused, now), cards_left=-1)
+    session = LoopConnection("test-loop", timeout=2)
+    try:
+        batch = [first_draw(fresh, now), first_draw(taken, now), broken]
+        results = await write_moves_now(session, batch)
+    finally:
+        session.close()
+    assert results[0] is None
+    assert isinstance(results[1], MoveConflict)
+    assert isinstance(results[2], psycopg.IntegrityError)
+    with pytest.raises(MoveConflict):
+        await live_games().writer.write(dataclasses.replace(broken, game_id=later.id))
+
+    def stored() -> dict[uuid.UUID, int]:
+        ids = [fresh.id, taken.id, refused.id, later.id]
+        return dict(Game.objects.filter(id__in=ids).values_list("id", "move_count"))
+
+    assert await database_sync_to_async(stored)() == {
+        fresh.id: 1, taken.id: 1, refused.id: 0, later.id: 0,
+    }  # fmt: skip

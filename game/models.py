@@ -103,8 +103,10 @@ class Game(models.Model):
         on_delete=models.CASCADE,
         related_name="games",
     )
-    # A guest's games follow a random key kept in their session (it survives signing up).
-    guest_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # A guest's games follow a random key kept in their session (it survives signing up). Found
+    # through ``game_guest_recent``, whose first column it is: an index of its own would be one
+    # more for every move to update.
+    guest_key = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=16, choices=Status, default=Status.IN_PROGRESS)
     score = models.PositiveIntegerField(default=0)
     cards_left = models.PositiveSmallIntegerField(default=TABLEAU_SIZE)
@@ -198,7 +200,9 @@ class Game(models.Model):
 class Move(models.Model):
     """One move of a game's log: ``draw`` or a card code. Rows are only ever added."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # Found through the unique (game, seq) index, whose first column it is: an index of its own
+    # would be one more for every move to insert into.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     move = models.CharField(max_length=4)
     played_at = models.DateTimeField()

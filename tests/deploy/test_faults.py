@@ -5,9 +5,9 @@ The topology here runs on a PostgreSQL cluster of its own (``PrivatePostgres``, 
 so that stopping or freezing it touches nothing else; its database is migrated by the topology and
 filled through the site, as players fill it. Pools are small (6 connections a process, three of
 them held by the game's database threads and the analysis loop's) so that the burst meets the
-limit. Players play through nginx
-and reconnect by themselves, as the game page does; after each fault every move the server
-acknowledged must be in the stored log, and no player's socket may have been closed by the fault.
+limit. Players play through nginx and reconnect by themselves, as the game page does; after each
+fault every move the server acknowledged must be in the stored log, and no player's socket may
+have been closed by the fault.
 """
 
 import asyncio

@@ -201,10 +201,13 @@ _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format
 )
 
 
+# The arrays go in binary (``%b``): psycopg writes a list as an array's text in Python, quoting
+# each element, which took 89 µs for a batch of 10 moves and 336 µs for 40; in binary, 38 and 86.
+# bench/writer.py (200 moves a batch): 48-59 µs a move in text, 41-46 in binary.
 _APPEND_MOVES_POSTGRESQL: Final = f"""
 WITH batch AS (
-    SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::varchar[], %s::varchar[], %s::integer[],
-                         %s::integer[], %s::timestamptz[], %s::timestamptz[], %s::bigint[])
+    SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::varchar[], %b::varchar[], %b::integer[],
+                         %b::integer[], %b::timestamptz[], %b::timestamptz[], %b::bigint[])
     AS batch(id, seq, move, status, score, cards_left, played_at, finished_at, duration_ms)
 ), updated AS (
     UPDATE {Game._meta.db_table} AS game

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 import pytest_asyncio
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from django.db import connection
 
 from core.database import DatabaseThread, LoopConnection
@@ -150,17 +151,27 @@ async def frozen_database():
 BACKEND = "SELECT pg_backend_pid()"
 
 
+@pytest_asyncio.fixture
+async def loop_session():
+    """A loop connection to the test database that gives a statement 2 s."""
+    session = LoopConnection("test-loop", timeout=2)
+    yield session
+    session.close()
+
+
+def terminate(backend: int) -> None:
+    """End a session of the server's, as an administrator (or a restart) would."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+
+
 @postgresql_only
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_loop_connection_keeps_its_session() -> None:
-    session = LoopConnection("test-loop", timeout=2)
-    try:
-        [(first,)] = await session.fetchall(BACKEND, ())
-        assert await session.fetchall("SELECT %s::int + 1", (41,)) == [(42,)]
-        assert await session.fetchall(BACKEND, ()) == [(first,)]
-    finally:
-        session.close()
+async def test_a_loop_connection_keeps_its_session(loop_session: LoopConnection) -> None:
+    [(first,)] = await loop_session.fetchall(BACKEND, ())
+    assert await loop_session.fetchall("SELECT %s::int + 1", (41,)) == [(42,)]
+    assert await loop_session.fetchall(BACKEND, ()) == [(first,)]
 
 
 @postgresql_only
@@ -201,33 +212,28 @@ async def test_a_session_that_cannot_be_opened_in_time_fails_within_the_timeout(
 @postgresql_only
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_session_ended_while_idle_is_replaced_without_failing() -> None:
+async def test_a_session_ended_while_idle_is_replaced_without_failing(
+    loop_session: LoopConnection,
+) -> None:
     """The server ended the kept session meanwhile (a restart, an administrator): the statement
     is sent again on a new session, and the caller never learns of it."""
-    session, other = LoopConnection("test-loop", timeout=2), LoopConnection("test-loop", timeout=2)
-    try:
-        [(first,)] = await session.fetchall(BACKEND, ())
-        assert await other.fetchall("SELECT pg_terminate_backend(%s)", (first,)) == [(True,)]
-        [(second,)] = await session.fetchall(BACKEND, ())
-        assert second != first
-    finally:
-        session.close()
-        other.close()
+    [(first,)] = await loop_session.fetchall(BACKEND, ())
+    await database_sync_to_async(terminate)(first)
+    [(second,)] = await loop_session.fetchall(BACKEND, ())
+    assert second != first
 
 
 @postgresql_only
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_refused_row_raises_integrity_error_and_leaves_the_session_usable() -> None:
-    session = LoopConnection("test-loop", timeout=2)
-    try:
-        [(first,)] = await session.fetchall(BACKEND, ())
-        with pytest.raises(psycopg.IntegrityError):  # no such game
-            await session.fetchall(
-                "INSERT INTO game_move (game_id, seq, move, played_at)"
-                " VALUES (gen_random_uuid(), 0, 'draw', now()) RETURNING id",
-                (),
-            )
-        assert await session.fetchall(BACKEND, ()) == [(first,)]
-    finally:
-        session.close()
+async def test_a_refused_row_raises_integrity_error_and_leaves_the_session_usable(
+    loop_session: LoopConnection,
+) -> None:
+    [(first,)] = await loop_session.fetchall(BACKEND, ())
+    with pytest.raises(psycopg.IntegrityError):  # no such game
+        await loop_session.fetchall(
+            "INSERT INTO game_move (game_id, seq, move, played_at)"
+            " VALUES (gen_random_uuid(), 0, 'draw', now()) RETURNING id",
+            (),
+        )
+    assert await loop_session.fetchall(BACKEND, ()) == [(first,)]

@@ -118,15 +118,12 @@ def _write_batch(batch: list[MoveWrite]) -> set[tuple[uuid.UUID, int]]:
     play, update those games, and enter the games that have just ended into the score tables, all
     in one transaction; return the (game, seq) of the moves written.
 
-    On PostgreSQL a batch in which no game ends is a single statement, its own transaction: one
-    round trip to the database, commit included. This thread needs the interpreter's lock after
-    every reply from the database, and while the event loop is busy each wait for it can take a
-    whole switch interval (5 ms), so round trips, not the database's work, set the pace.
+    On PostgreSQL the batches of moves in play do not come here: the event loop sends them
+    itself, as one statement that is its own transaction (:func:`write_moves_now`), with no
+    thread to wake and no interpreter's lock to win back after each reply.
     """
     postgresql = connection.vendor == "postgresql"
     ending = [item for item in batch if item.status != Status.IN_PROGRESS]
-    if postgresql and not ending:
-        return _append_postgresql(batch)
     with transaction.atomic():
         written = _append_postgresql(batch) if postgresql else _append_portable(batch)
         finished = [item.game_id for item in ending if (item.game_id, item.seq) in written]

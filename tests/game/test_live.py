@@ -91,7 +91,7 @@ def test_a_move_the_database_refuses_fails_alone_in_its_batch() -> None:
 def test_a_move_whose_number_was_taken_fails_alone_in_its_batch(ending: bool) -> None:
     """A batch holding a move whose seq another process has meanwhile written: that move fails
     with MoveConflict and changes nothing; the others are written, whether or not a game of the
-    batch ends (the two ways a batch is written on PostgreSQL)."""
+    batch ends (for a batch sent from the event loop, see the last test here)."""
     from game.writer import MoveConflict, write_moves
 
     fresh, taken, ends = a_game("fresh"), a_game("taken"), a_game("ends")

@@ -157,6 +157,14 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0, conn_health_checks=True
     ),
 }
+# SQLite (the embedded default) has one writer at a time. A transaction that has read and then
+# writes while another writes fails at once as "database is locked" (waiting could deadlock), and
+# here game threads, requests and the analysis loop all write: each transaction begins IMMEDIATE
+# instead, taking the write lock first and waiting its turn for it (up to 20 s).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {

@@ -146,6 +146,10 @@ def _ignore_outcome(call: Future[Any]) -> None:
 
 Row = tuple[Any, ...]
 
+SESSION_FAILURES: Final = (psycopg.OperationalError, psycopg.InterfaceError, OSError)
+"""What psycopg raises when a session cannot be opened or used: the database is down, not the
+statement wrong."""
+
 
 class LoopConnection:
     """A PostgreSQL session kept by one event loop and used from it, one statement at a time.
@@ -216,7 +220,7 @@ class LoopConnection:
                 return await cursor.fetchall()
         except psycopg.IntegrityError:
             raise
-        except (psycopg.OperationalError, psycopg.InterfaceError, OSError) as error:
+        except SESSION_FAILURES as error:
             self._discard()
             if expiry.expired:
                 raise DatabaseUnavailable(f"no answer within {self._timeout:g} s") from None
@@ -239,7 +243,7 @@ class LoopConnection:
                 self._session = await psycopg.AsyncConnection.connect(**params, autocommit=True)
         except TimeoutError:
             raise DatabaseUnavailable(f"no session within {self._timeout:g} s") from None
-        except (psycopg.OperationalError, psycopg.InterfaceError, OSError) as error:
+        except SESSION_FAILURES as error:
             raise DatabaseUnavailable(str(error)) from error
         return self._session
 

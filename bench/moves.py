@@ -123,6 +123,8 @@ class Tally:
     errors: int = 0
     game_lengths: list[int] = field(default_factory=list)
     """Moves made in each game that ended within the phase."""
+    last_moves: list[float] = field(default_factory=list)
+    """The round trips of the moves that ended their game (also in ``round_trips``)."""
 
     def moves_per_game(self) -> int:
         """The average length of the games that ended (about 48 moves; 50 if none did)."""
@@ -135,6 +137,20 @@ class Tally:
         ordered = sorted(self.round_trips)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         return len(ordered) / seconds, statistics.median(ordered) * 1e3, p99 * 1e3
+
+    def last_moves_summary(self) -> str:
+        """How the moves that ended a game fared: their median round trip, and their share of
+        the moves slower than the p99."""
+        if not self.last_moves or not self.round_trips:
+            return "no game ended"
+        _, _, p99 = self.summary(1.0)
+        slow = sum(1 for trip in self.round_trips if trip * 1e3 > p99)
+        slow_last = sum(1 for trip in self.last_moves if trip * 1e3 > p99)
+        return (
+            f"a game's last move answered in {statistics.median(self.last_moves) * 1e3:.1f} ms "
+            f"(median of {len(self.last_moves)}); {slow_last} of the {slow} moves over the p99 "
+            "were last moves"
+        )
 
 
 @dataclass
@@ -257,12 +273,15 @@ async def game_client(
                     json.dumps({"type": "move", "seq": view["seq"], "move": next_move(view)})
                 )
                 reply = json.loads(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
-                tally.round_trips.append(time.perf_counter() - started)
+                trip = time.perf_counter() - started
+                tally.round_trips.append(trip)
                 after = view_after(view, reply) if reply["type"] == "moved" else None
                 if after is None:
                     tally.errors += 1
                     break  # open the next game
                 view = after
+                if view["status"] != "in_progress":
+                    tally.last_moves.append(trip)
             if view["status"] != "in_progress":
                 tally.game_lengths.append(view["seq"])
 
@@ -557,6 +576,7 @@ def print_round(n: int, number: int, measured: Round, drain_cap: float) -> None:
         )
     print(f"{'':>11} (a game took {measured.floor_game} moves on average; the floor's clients "
           "made as many on each socket)")  # fmt: skip
+    print(f"{'':>11} {measured.moves.tally.last_moves_summary()}")
     print(f"{'':>11} Daphne's CPU per answer: "
           + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in measured.cpu().items()),
           flush=True)  # fmt: skip

@@ -28,8 +28,9 @@ _analysed_listeners: list[AnalysedListener] = []
 
 
 def on_games_finished(listener: FinishedListener) -> FinishedListener:
-    """Call ``listener(game_ids)`` inside each transaction that finishes games or hands finished
-    games over to an account (a guest who signs up)."""
+    """Call ``listener(game_ids)`` inside each transaction that finishes an account's games or
+    hands finished games over to an account (a guest who signs up). A guest's game may end
+    untold, since nothing counts it until it is handed over."""
     if listener not in _finished_listeners:
         _finished_listeners.append(listener)
     return listener

@@ -151,11 +151,13 @@ def games_claim(*, guest_key: str, user_id: int) -> int:
     """
     if not guest_key:
         return 0
-    claimed = Game.objects.filter(owner__isnull=True, guest_key=guest_key)
-    finished = list(claimed.exclude(status=Status.IN_PROGRESS).values_list("id", flat=True))
-    count = claimed.update(owner_id=user_id, guest_key="")
-    events.games_finished(finished)
-    return count
+    # Locked first, so that a game ending meanwhile ends either before (and is counted here) or
+    # after, as the account's (the move path refuses a guest's ending once a game has an owner).
+    claimed = Game.objects.select_for_update().filter(owner__isnull=True, guest_key=guest_key)
+    games = dict(claimed.values_list("id", "status"))
+    Game.objects.filter(id__in=games).update(owner_id=user_id, guest_key="")
+    events.games_finished([key for key, status in games.items() if status != Status.IN_PROGRESS])
+    return len(games)
 
 
 async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
@@ -194,9 +196,12 @@ async def move_apply(
         before, after = live.state, _tried(live, parsed)
         try:
             await _commit(live, after, now)
-        except MoveConflict:  # the number was taken meanwhile: perhaps by this very move
-            await games.refresh(live)
-            return _resent(live, seq, parsed)
+        except MoveConflict:  # the number was taken meanwhile (perhaps by this very move), the
+            await games.refresh(live)  # game ended elsewhere, or it was handed to an account
+            if seq < live.state.seq:
+                return _resent(live, seq, parsed)
+            before, after = live.state, _tried(live, parsed)
+            await _committed_again(live, after, now)
         moved = moved_frame(live, move_change(before, after))
         snapshot = publish(live, moved=moved, answered=answered)
         if live.state.status.is_over:
@@ -364,9 +369,21 @@ async def _commit(live: LiveGame, after: GameState, now: datetime) -> None:
         cards_left=after.cards_left,
         finished_at=finished_at,
         duration_ms=None if finished_at is None else duration_ms(live.started_at, finished_at),
+        guest=live.owner_id is None,
     )
     await live_games().writer.write(write)
     live.state, live.finished_at = after, finished_at
+
+
+async def _committed_again(live: LiveGame, after: GameState, now: datetime) -> None:
+    """:func:`_commit` once more, for a move refused although its number was free (the game, read
+    again, had been handed to an account); should it be refused again, the player is told to
+    take the game's state afresh."""
+    try:
+        await _commit(live, after, now)
+    except MoveConflict:
+        await live_games().refresh(live)
+        raise OutOfSync("The game changed meanwhile", game_view(live)) from None
 
 
 def _store_assisted(game_id: uuid.UUID) -> None:

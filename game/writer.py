@@ -6,7 +6,7 @@ PostgreSQL, one statement), so a move is durable without costing a commit of its
 database stays the referee between processes: a move row is unique per (game, seq), and a game row
 is updated only if its stored log is exactly ``seq`` moves long, so a process whose cached state is
 stale cannot write over a move made elsewhere; the move fails with :class:`MoveConflict`. The
-moves that end a game go in a lane of their own (:class:`MoveWriter`).
+moves that end an account's game go in a lane of their own (:class:`MoveWriter`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ class MoveWrite:
     cards_left: int
     finished_at: datetime | None
     duration_ms: int | None
+    guest: bool = False
+    """Whether the game was a guest's when its process last read it. Nothing counts a guest's
+    game as it ends (it enters the score tables if and when it is handed to an account), so its
+    last move goes with the moves in play and tells no one; sent from the event loop, it is
+    refused (:class:`MoveConflict`) if the game has been handed to an account meanwhile."""
 
 
 BatchWrite = Callable[[list["MoveWrite"]], Awaitable[list[Exception | None]]]
@@ -80,9 +85,13 @@ def _write_alone(item: MoveWrite) -> Exception | None:
 async def write_moves_now(
     database: LoopConnection, batch: list[MoveWrite]
 ) -> list[Exception | None]:
-    """:func:`write_moves` for a batch in which no game ends, on PostgreSQL, from the event loop:
-    one statement, sent from the loop on ``database`` (which may send it twice: a move written
-    the first time fails the second as taken, and its service then finds it recorded)."""
+    """:func:`write_moves` for a batch in which no game ends but a guest's, on PostgreSQL, from the
+    event loop: one statement, sent from the loop on ``database`` (which may send it twice: a move
+    written the first time fails the second as taken, and its service then finds it recorded).
+
+    No listener hears of the guests' games that end here (``game.events``): each such move is
+    refused if its game has an owner by then, so that its service reads the game again and sends
+    the move as an account's, to be told in its transaction."""
     try:
         written = await _appended_now(database, batch)
     except psycopg.IntegrityError:
@@ -102,7 +111,7 @@ async def _appended_now(
     database: LoopConnection, batch: list[MoveWrite]
 ) -> set[tuple[uuid.UUID, int]]:
     rows = await database.fetchall(
-        _APPEND_MOVES_POSTGRESQL, _arrays([_append_row(item) for item in batch])
+        _APPEND_MOVES_UNTOLD, _arrays([_append_row(item) for item in batch])
     )
     return {(game_id, seq) for game_id, seq in rows}
 
@@ -201,7 +210,9 @@ _INSERT_MOVE: Final = "INSERT INTO {table} ({columns}) VALUES ({values})".format
 # The arrays go in binary (``%b``): psycopg writes a list as an array's text in Python, quoting
 # each element, which took 89 µs for a batch of 10 moves and 336 µs for 40; in binary, 38 and 86.
 # bench/writer.py (200 moves a batch): 48-59 µs a move in text, 41-46 in binary.
-_APPEND_MOVES_POSTGRESQL: Final = f"""
+def _append_moves_statement(guard: str) -> str:
+    """The batch as one statement; ``guard``, a further condition on each game updated."""
+    return f"""
 WITH batch AS (
     SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::varchar[], %b::varchar[], %b::integer[],
                          %b::integer[], %b::timestamptz[], %b::timestamptz[], %b::bigint[])
@@ -213,13 +224,20 @@ WITH batch AS (
         finished_at = batch.finished_at, duration_ms = batch.duration_ms
     FROM batch
     WHERE game.id = batch.id AND game.move_count = batch.seq
-      AND game.status = '{Status.IN_PROGRESS.value}'
+      AND game.status = '{Status.IN_PROGRESS.value}' {guard}
     RETURNING game.id, batch.seq
 )
 INSERT INTO {Move._meta.db_table} (game_id, seq, move, played_at)
 SELECT batch.id, batch.seq, batch.move, batch.played_at FROM batch JOIN updated USING (id, seq)
 RETURNING game_id, seq
 """
+
+
+_APPEND_MOVES_POSTGRESQL: Final = _append_moves_statement("")
+_APPEND_MOVES_UNTOLD: Final = _append_moves_statement(
+    f"AND (batch.status = '{Status.IN_PROGRESS.value}' OR game.owner_id IS NULL)"
+)
+"""The statement the event loop sends: a game may end in it only while it has no owner."""
 
 
 def _append_row(item: MoveWrite) -> tuple[Any, ...]:
@@ -257,8 +275,9 @@ def _insert_params(item: MoveWrite) -> list[Any]:
 
 
 class MoveWriter:
-    """Group commit in two lanes, each a :class:`WriterLane`: the moves of games still in play,
-    and the moves that end a game.
+    """Group commit in two lanes, each a :class:`WriterLane`: the moves of games still in play
+    (and the last moves of guests' games, which no listener hears of), and the moves that end an
+    account's game.
 
     A batch in which no game ends is one statement on PostgreSQL; one in which a game ends is a
     transaction that also enters the game in the score tables (:func:`_write_batch`), several
@@ -289,7 +308,8 @@ class MoveWriter:
 
     async def write(self, item: MoveWrite) -> None:
         """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
-        lane = self._playing if item.status == Status.IN_PROGRESS else self._ending
+        told = item.status != Status.IN_PROGRESS and not item.guest
+        lane = self._ending if told else self._playing
         await lane.write(item)
 
     @property

@@ -280,6 +280,32 @@ async def test_a_move_recorded_by_another_process_wins_over_a_stale_cache(
     assert await stored_moves(seat.game.id) == ["draw"]
 
 
+async def test_a_move_after_the_game_ended_elsewhere_gets_game_over(make_seat, sockets) -> None:
+    """A game this process has cached in play was ended elsewhere (a race's time limit, through
+    another process): the move is refused by the database, and the player gets game_over with
+    the game as it ended, the move not stored."""
+    seat: Seat = await make_seat()
+    socket = await seat.connect()  # caches the game in play
+    sockets.append(socket)
+
+    def end_elsewhere() -> None:
+        from django.db import transaction
+        from django.utils import timezone
+
+        from game.ending import games_abandon
+
+        with transaction.atomic():
+            assert games_abandon({seat.game.id: timezone.now()}) == [seat.game.id]
+
+    await sync_to_async(end_elsewhere)()
+    reply = await send(socket, {"type": "move", "seq": 0, "move": a_playable_card([])})
+    while reply["type"] == "state":  # the end, pushed to the game's group
+        reply = await socket.receive_json_from(timeout=5)
+    assert reply["code"] == "game_over", reply
+    assert reply["game"]["status"] == "abandoned"
+    assert await stored_moves(seat.game.id) == []
+
+
 async def test_moves_after_the_end_get_game_over(make_seat, sockets) -> None:
     """Once abandoned, the game takes no more moves, and the score stands."""
     seat: Seat = await make_seat()

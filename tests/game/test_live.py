@@ -188,3 +188,40 @@ async def test_a_batch_sent_from_the_loop_writes_the_moves_it_can() -> None:
     assert await database_sync_to_async(stored)() == {
         fresh.id: 1, taken.id: 1, refused.id: 0, later.id: 0,
     }  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="sent from the loop on PostgreSQL")
+async def test_a_guest_s_game_ends_from_the_loop_unless_an_account_has_it_by_then() -> None:
+    """The last move of a guest's game goes with the moves in play, and no listener of finished
+    games hears of it; if the game has been handed to an account meanwhile, the move is refused
+    (its service then reads the game again and sends the move as the account's)."""
+    from django.contrib.auth.models import User
+
+    from game import events
+    from game.writer import MoveConflict
+
+    def games() -> list[Game]:
+        kept, handed = a_game("kept"), a_game("handed")
+        user = User.objects.create_user("taker")
+        Game.objects.filter(id=handed.id).update(owner=user, guest_key="")
+        return [kept, handed]
+
+    kept, handed = await database_sync_to_async(games)()
+    now = timezone.now()
+    told: list[uuid.UUID] = []
+    events.on_games_finished(told.extend)
+    writer = live_games().writer
+    try:
+        await writer.write(dataclasses.replace(first_draw(kept, now, "lost"), guest=True))
+        with pytest.raises(MoveConflict):
+            await writer.write(dataclasses.replace(first_draw(handed, now, "lost"), guest=True))
+        await writer.write(first_draw(handed, now, "lost"))  # as the account's
+    finally:
+        events._finished_listeners.remove(told.extend)
+    assert told == [handed.id]
+    stored = await database_sync_to_async(
+        lambda: dict(Game.objects.filter(id__in=[kept.id, handed.id]).values_list("id", "status"))
+    )()
+    assert stored == {kept.id: "lost", handed.id: "lost"}

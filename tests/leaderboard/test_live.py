@@ -108,6 +108,37 @@ async def test_a_game_finished_over_the_socket_enters_the_score_tables(sockets) 
     assert {row[2:] for row in tables["tally"]} == {(1, won)}
 
 
+async def test_a_guest_s_game_handed_to_an_account_in_play_counts_when_it_ends(
+    make_seat, sockets
+) -> None:
+    """A guest signs up in the middle of a game, and the server that holds the game in play still
+    knows it as the guest's: its last move is still entered into the account's tables (on
+    PostgreSQL the database refuses it as a guest's ending, and the server sends it again as the
+    account's)."""
+    from game.services import games_claim
+
+    seat = await make_seat(seed=None)  # a fresh deal: ranked
+    socket = await seat.connect()
+    sockets.append(socket)
+    user = await database_sync_to_async(make_player)("late-signer", email="")
+    state = GameState(Deal.from_seed(seat.game.seed), Variant.TRIPEAKS)
+    while not state.status.is_over:
+        move = state.legal_moves()[0]
+        after = state.copy()
+        after.apply(move)
+        if after.status.is_over:
+            claimed = database_sync_to_async(games_claim)
+            assert await claimed(guest_key=seat.player.guest_key, user_id=user.pk) == 1
+        await socket.send_json_to({"type": "move", "seq": state.seq, "move": move.text})
+        state = after
+        reply = await socket.receive_json_from(timeout=5)
+        assert (reply["type"], reply["seq"]) == ("moved", state.seq), reply
+
+    tables = await tables_of(user.pk)
+    assert {row[2:] for row in tables["best"]} == {(state.score, seat.game.id)}
+    assert {row[2] for row in tables["tally"]} == {1}
+
+
 async def test_giving_up_over_the_socket_counts_as_a_game_played(sockets) -> None:
     user, game, session = await player_with_game("ada")
     socket = await connected(game.id, session)

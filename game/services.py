@@ -196,8 +196,10 @@ async def move_apply(
         before, after = live.state, _tried(live, parsed)
         try:
             await _commit(live, after, now)
-        except MoveConflict:  # the number was taken meanwhile (perhaps by this very move), the
-            await games.refresh(live)  # game ended elsewhere, or it was handed to an account
+        except MoveConflict:
+            # The number was taken meanwhile (perhaps by this very move), the game was ended
+            # elsewhere, or it was handed to an account: read it again.
+            await games.refresh(live)
             if seq < live.state.seq:
                 return _resent(live, seq, parsed)
             before, after = live.state, _tried(live, parsed)

@@ -279,8 +279,8 @@ class MoveWriter:
     (and the last moves of guests' games, which no listener hears of), and the moves that end an
     account's game.
 
-    A batch in which no game ends is one statement on PostgreSQL; one in which a game ends is a
-    transaction that also enters the game in the score tables (:func:`_write_batch`), several
+    A batch of moves in play is one statement on PostgreSQL; one in which an account's game ends
+    is a transaction that also enters the game in the score tables (:func:`_write_batch`), several
     round trips, each of which waits for the thread to be woken and given the interpreter's lock
     again. In one lane, the moves in play that arrived meanwhile waited for all of them: under
     the move bench's load the batches that ended a game took 1.4 to 1.9 times as long as the
@@ -288,10 +288,10 @@ class MoveWriter:
     third of the batches. A game's moves never race each other across the lanes: its next move
     waits for the answer to its last, and the move that ends it is its last.
 
-    The endings go through a database thread of their own (they need Django's transaction and
-    the score tables' events). On PostgreSQL the moves in play are sent from the event loop on a
-    :class:`~core.database.LoopConnection`, with no thread to wake; elsewhere (SQLite, the
-    embedded default) they have a database thread too.
+    The accounts' endings go through a database thread of their own (they need Django's
+    transaction and the score tables' events). On PostgreSQL the moves in play are sent from the
+    event loop on a :class:`~core.database.LoopConnection`, with no thread to wake; elsewhere
+    (SQLite, the embedded default) they have a database thread too.
     """
 
     def __init__(self) -> None:

@@ -21,7 +21,9 @@ For each move phase it also prints the games finished, the CPU the worker proces
 CPU seconds from /proc over the phase's wall time, beside the Daphne process's own share), the
 backlog (finished games still without an analysis) at the end of the phase, and how long the
 worker took to drain it after the phase (up to ``--drain-cap`` seconds; the next phase waits);
-and for every phase, the Daphne process's own CPU time per answered message (a move, an echo).
+how the moves that ended a game fared; the move writer's batches in each lane, their mean time
+and the share of the phase a batch was in flight (from the server's metrics); and for every
+phase, the Daphne process's own CPU time per answered message (a move, an echo).
 
 The baselines (``bench/echo_asgi.py``):
 
@@ -64,6 +66,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -523,6 +526,8 @@ class Round:
     finished: int
     waiting: int
     drained: float | None
+    writer: dict[str, tuple[float, float]]
+    """Each writer lane's batches during the moves phase, and the seconds they took."""
 
     def cpu(self) -> dict[str, float]:
         """Daphne's CPU microseconds per answer, by phase ("move" for the moves)."""
@@ -533,6 +538,17 @@ class Round:
         """Daphne's and the analysis worker's CPU per second of the moves phase."""
         return self.moves.before.shares_until(self.moves.after, self.moves.seconds)
 
+    def writer_summary(self) -> str:
+        """The move writer's lanes in the moves phase: their batches, each one's mean time as the
+        event loop saw it, and the share of the phase a batch was in flight."""
+        lanes = [
+            f"{lane} {count:.0f} batches of {seconds / count * 1e3:.1f} ms on average, "
+            f"in flight {seconds / self.moves.seconds:.0%} of the phase"
+            for lane, (count, seconds) in self.writer.items()
+            if count
+        ]
+        return "the move writer: " + ("; ".join(lanes) if lanes else "no batch")
+
     def ratios(self, kind: str) -> tuple[float, float]:
         """(moves/s over the baseline's, the moves' p99 over the baseline's)."""
         m_rate, _, m_p99 = self.moves.tally.summary(self.moves.seconds)
@@ -541,13 +557,41 @@ class Round:
         return m_rate / b_rate if b_rate else math.nan, m_p99 / b_p99
 
 
+WRITER_LANES: Final = ("playing", "ending")
+"""The move writer's lanes (``game.writer.MoveWriter``): the moves in play, an account's endings."""
+
+
+def writer_batches(base: str) -> dict[str, tuple[float, float]]:
+    """Each lane's batches so far and the seconds they took, from the server's metrics
+    (``tripeaks_writer_batch_seconds``)."""
+    with urllib.request.urlopen(base.replace("ws", "http", 1) + "/metrics", timeout=10) as page:
+        samples = dict(
+            line.rsplit(" ", 1) for line in page.read().decode().splitlines()
+            if line.startswith("tripeaks_writer_batch_seconds_")
+        )  # fmt: skip
+    return {
+        lane: (
+            float(samples.get(f'tripeaks_writer_batch_seconds_count{{lane="{lane}"}}', 0)),
+            float(samples.get(f'tripeaks_writer_batch_seconds_sum{{lane="{lane}"}}', 0)),
+        )
+        for lane in WRITER_LANES
+    }
+
+
+def since(before: tuple[float, float], after: tuple[float, float]) -> tuple[float, float]:
+    """A lane's batches and seconds from one reading of the metrics to a later one."""
+    return after[0] - before[0], after[1] - before[1]
+
+
 def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Namespace) -> Round:
     """The echoes, the moves, then the floor (whose "games" are as long as the moves' were)."""
     sample = functools.partial(CpuSample.of, server.pid)
     baselines = {kind: run_phase(kind, base, guests, args.seconds, sample) for kind in ECHOES}
     vacuum_database()
     phase_start = timezone.now()
+    batches_before = writer_batches(base)
     moves = run_phase("moves", base, guests, args.seconds, sample)
+    batches_after = writer_batches(base)
     waiting = backlog(phase_start)
     drained = drain_seconds(phase_start, args.drain_cap)
     floor_game = moves.tally.moves_per_game()
@@ -559,6 +603,7 @@ def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Na
         finished=Game.objects.filter(finished_at__gte=phase_start).count(),
         waiting=waiting,
         drained=drained,
+        writer={lane: since(batches_before[lane], batches_after[lane]) for lane in WRITER_LANES},
     )
 
 
@@ -577,6 +622,7 @@ def print_round(n: int, number: int, measured: Round, drain_cap: float) -> None:
     print(f"{'':>11} (a game took {measured.floor_game} moves on average; the floor's clients "
           "made as many on each socket)")  # fmt: skip
     print(f"{'':>11} {measured.moves.tally.last_moves_summary()}")
+    print(f"{'':>11} {measured.writer_summary()}")
     print(f"{'':>11} Daphne's CPU per answer: "
           + ", ".join(f"{kind} {micros:.0f} µs" for kind, micros in measured.cpu().items()),
           flush=True)  # fmt: skip

@@ -25,6 +25,13 @@ WRITER_BATCH_MOVES: Final = Histogram(
     "Moves in each batch the move writer commits together",
     buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500),
 )
+WRITER_BATCH_SECONDS: Final = Histogram(
+    "tripeaks_writer_batch_seconds",
+    "Each batch of the move writer from its start to its answer, as the event loop sees it: the "
+    "database's time and the waits for the loop's turns",
+    ["lane"],
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
 OPEN_SOCKETS: Final = Gauge("tripeaks_open_sockets", "Websockets open now", ["socket"])
 BROADCASTS_DROPPED: Final = Counter(
     "tripeaks_broadcasts_dropped_total",

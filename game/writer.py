@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ import psycopg
 from django.db import IntegrityError, connection, models, transaction
 
 from core.database import DatabaseThread, LoopConnection
-from core.metrics import WRITER_BATCH_MOVES
+from core.metrics import WRITER_BATCH_MOVES, WRITER_BATCH_SECONDS
 from game import events
 from game.models import Game, Move, Status
 
@@ -303,8 +304,8 @@ class MoveWriter:
         else:
             self._threads.append(DatabaseThread("game-moves"))
             playing = functools.partial(self._threads[1].run, write_moves)
-        self._playing = WriterLane(playing)
-        self._ending = WriterLane(functools.partial(self._threads[0].run, write_moves))
+        self._playing = WriterLane(playing, "playing")
+        self._ending = WriterLane(functools.partial(self._threads[0].run, write_moves), "ending")
 
     async def write(self, item: MoveWrite) -> None:
         """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""
@@ -327,10 +328,12 @@ class MoveWriter:
 
 class WriterLane:
     """Group commit: the moves queued while the last batch was being written are written
-    together by ``write_batch``, then each is answered."""
+    together by ``write_batch``, then each is answered. Each batch's time is observed under
+    ``lane`` (``tripeaks_writer_batch_seconds``)."""
 
-    def __init__(self, write_batch: BatchWrite) -> None:
+    def __init__(self, write_batch: BatchWrite, lane: str) -> None:
         self._write_batch = write_batch
+        self._batch_seconds = WRITER_BATCH_SECONDS.labels(lane=lane)
         self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -346,10 +349,12 @@ class WriterLane:
         while self._pending:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             WRITER_BATCH_MOVES.observe(len(batch))
+            started = time.perf_counter()
             try:
                 results = await self._write_batch([item for item, _ in batch])
             except Exception as error:  # the database is down: every move waiting fails
                 results = [error] * len(batch)
+            self._batch_seconds.observe(time.perf_counter() - started)
             for (_, future), result in zip(batch, results, strict=True):
                 if future.done():
                     continue

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED
+from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, WRITER_BATCH_SECONDS
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
 from tests.game.conftest import Seat, drop_broadcasts, game_opened, guest_session, play_socket
@@ -493,11 +493,14 @@ async def test_an_acknowledged_move_is_counted_for_the_operators(make_seat, sock
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
+    batches = WRITER_BATCH_SECONDS.labels(lane="playing")
     before = MOVES_ACKNOWLEDGED._value.get()
     timed = sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets)
+    written = sum(bucket.get() for bucket in batches._buckets)
     await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})
     assert (await socket.receive_json_from(timeout=5))["seq"] == 1
     await socket.send_json_to({"type": "move", "seq": 0, "move": "draw"})  # a resend: no new move
     assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == 1
     assert MOVES_ACKNOWLEDGED._value.get() == before + 1
     assert sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets) == timed + 1
+    assert sum(bucket.get() for bucket in batches._buckets) == written + 1  # its batch, timed

@@ -39,6 +39,7 @@ def test_metrics_show_the_analysis_backlog(client: Client) -> None:
         "tripeaks_moves_acknowledged_total",
         "tripeaks_move_ack_seconds_bucket",
         "tripeaks_writer_batch_moves_bucket",
+        "# TYPE tripeaks_writer_batch_seconds histogram",
         "tripeaks_broadcasts_dropped_total",
         "tripeaks_open_sockets",
     ):

@@ -1,14 +1,21 @@
 """A guest who signs up or in keeps the game they are playing and everything they played."""
 
 import re
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import connection, transaction
 from django.test import Client
+from django.utils import timezone
 
+from game import events
 from game.engine import Variant
-from game.models import Game
+from game.models import Game, Status
 from game.players import GUEST_KEY_SESSION_FIELD, Player
 from game.services import game_start, games_claim
 from tests.accounts.helpers import PASSWORD, play_out
@@ -152,3 +159,49 @@ def test_a_guest_who_signs_in_anywhere_keeps_their_games(client: Client) -> None
     assert {game.owner_id for game in Game.objects.filter(id__in=[g.id for g in games])} == {
         User.objects.get(username="staff").pk
     }
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+def test_a_game_that_ends_while_it_is_claimed_is_counted() -> None:
+    """A guest's game ends (its row locked, then finished) while the guest's games are handed to
+    their new account: the claim waits for the ending and then counts the game as finished, so
+    that it enters the account's tables. Had the claim read the games without locking them, it
+    would have seen the game in play, and taken it once the ending had committed, untold."""
+    user = User.objects.create_user("grace", password=PASSWORD)
+    game = game_start(player=Player(user_id=None, guest_key="key-late"), variant=Variant.TRIPEAKS)
+    told: list[uuid.UUID] = []
+    locked, release = threading.Event(), threading.Event()
+
+    def end_the_game() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(id=game.id)
+                locked.set()
+                release.wait(10)
+                Game.objects.filter(id=game.id).update(
+                    status=Status.LOST, finished_at=timezone.now(), duration_ms=1
+                )
+        finally:
+            connection.close()
+
+    def claim() -> int:
+        try:
+            return games_claim(guest_key="key-late", user_id=user.pk)
+        finally:
+            connection.close()
+
+    events.on_games_finished(told.extend)
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            ending = pool.submit(end_the_game)
+            assert locked.wait(10)
+            claimed = pool.submit(claim)
+            time.sleep(0.3)  # the claim is under way meanwhile
+            release.set()
+            ending.result(10)
+            assert claimed.result(10) == 1
+    finally:
+        events._finished_listeners.remove(told.extend)
+    assert told == [game.id]
+    assert Game.objects.get(id=game.id).owner_id == user.pk

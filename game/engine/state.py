@@ -19,7 +19,8 @@ from typing import Final
 from game.engine.cards import Card
 from game.engine.deal import NOT_ON_THE_PEAKS, Deal
 from game.engine.errors import GameOverError, IllegalMoveError
-from game.engine.layout import ALL_PLAYED, COVER_MASKS, PEAK_TOPS, POSITIONS, Position
+from game.engine.layout import ALL_PLAYED, COVER_MASKS, PEAK_TOPS, Position
+from game.engine.masks import available_at
 from game.engine.moves import DRAW, Move
 from game.engine.variants import Variant
 
@@ -175,14 +176,10 @@ class GameState:
         return [] if self.status.is_over else self._fitting_positions()
 
     def _fitting_positions(self) -> list[Position]:
-        """Positions of the available cards that fit the waste, whatever the game's status:
-        :meth:`is_available` and :meth:`fits_waste`, inlined (every move's answer lists them)."""
-        played, tableau, fits = self._played, self.deal.tableau, self.fits_waste
-        return [
-            p
-            for p, cover in zip(POSITIONS, COVER_MASKS, strict=True)
-            if not played >> p & 1 and played & cover == cover and fits(tableau[p])
-        ]
+        """Positions of the available cards that fit the waste, whatever the game's status (every
+        move's answer lists them: the available positions come from the process's cache)."""
+        tableau, fits = self.deal.tableau, self.fits_waste
+        return [p for p in available_at(self._played) if fits(tableau[p])]
 
     def legal_moves(self) -> list[Move]:
         """Every move allowed now: the playable cards, then ``draw`` while the stock lasts."""

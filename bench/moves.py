@@ -107,6 +107,7 @@ from game.models import Game  # noqa: E402
 from game.players import GUEST_KEY_SESSION_FIELD, Player  # noqa: E402
 from game.postgame import waiting_games  # noqa: E402
 from game.services import game_start  # noqa: E402
+from game.writer import ENDING_LANE, PLAYING_LANE  # noqa: E402
 from leaderboard.challenge import days_prepare  # noqa: E402
 
 S = TypeVar("S")
@@ -557,7 +558,7 @@ class Round:
         return m_rate / b_rate if b_rate else math.nan, m_p99 / b_p99
 
 
-WRITER_LANES: Final = ("playing", "ending")
+WRITER_LANES: Final = (PLAYING_LANE, ENDING_LANE)
 """The move writer's lanes (``game.writer.MoveWriter``): the moves in play, an account's endings."""
 
 

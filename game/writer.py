@@ -31,6 +31,9 @@ from game.models import Game, Move, Status
 MAX_BATCH: Final = 500
 MOVES_SESSION: Final = "tripeaks-moves"
 """The ``application_name`` of the session each process sends its moves in play on."""
+PLAYING_LANE: Final = "playing"
+ENDING_LANE: Final = "ending"
+"""The writer's lanes, as ``tripeaks_writer_batch_seconds`` names them (:class:`MoveWriter`)."""
 
 
 class MoveConflict(Exception):
@@ -304,8 +307,8 @@ class MoveWriter:
         else:
             self._threads.append(DatabaseThread("game-moves"))
             playing = functools.partial(self._threads[1].run, write_moves)
-        self._playing = WriterLane(playing, "playing")
-        self._ending = WriterLane(functools.partial(self._threads[0].run, write_moves), "ending")
+        self._playing = WriterLane(playing, PLAYING_LANE)
+        self._ending = WriterLane(functools.partial(self._threads[0].run, write_moves), ENDING_LANE)
 
     async def write(self, item: MoveWrite) -> None:
         """Return once ``item`` is committed; raise MoveConflict if its seq was taken."""

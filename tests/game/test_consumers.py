@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from core.metrics import MOVE_ACK_SECONDS, MOVES_ACKNOWLEDGED, WRITER_BATCH_SECONDS
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Move
+from game.writer import PLAYING_LANE
 from tests.game.conftest import Seat, drop_broadcasts, game_opened, guest_session, play_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -493,7 +494,7 @@ async def test_an_acknowledged_move_is_counted_for_the_operators(make_seat, sock
     seat: Seat = await make_seat()
     socket = await seat.connect()
     sockets.append(socket)
-    batches = WRITER_BATCH_SECONDS.labels(lane="playing")
+    batches = WRITER_BATCH_SECONDS.labels(lane=PLAYING_LANE)
     before = MOVES_ACKNOWLEDGED._value.get()
     timed = sum(bucket.get() for bucket in MOVE_ACK_SECONDS._buckets)
     written = sum(bucket.get() for bucket in batches._buckets)

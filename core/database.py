@@ -90,6 +90,7 @@ class DatabaseThread:
             raise DatabaseUnavailable("the database has not answered the previous query yet")
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()
+        began = time.monotonic()
         call = self._executor.submit(context.run, self._call, loop, function, args)
         try:
             async with asyncio.timeout(self._timeout):
@@ -98,12 +99,12 @@ class DatabaseThread:
             self._unanswered = call
             call.add_done_callback(_ignore_outcome)
             error = DatabaseUnavailable(f"no answer within {self._timeout:g} s")
-            DATABASE.failed(error)
+            DATABASE.failed(error, began)
             raise error from None
         except Exception as error:
             if not database_unavailable(error):
                 raise
-            DATABASE.failed(error)
+            DATABASE.failed(error, began)
             raise DatabaseUnavailable(str(error)) from error
         DATABASE.succeeded()
         return result
@@ -193,10 +194,11 @@ class LoopConnection:
         if self._busy:
             raise RuntimeError("a loop connection runs one statement at a time")
         self._busy = True
+        began = time.monotonic()
         try:
             rows = await self._fetchall(statement, params)
         except DatabaseUnavailable as error:
-            DATABASE.failed(error)
+            DATABASE.failed(error, began)
             raise
         finally:
             self._busy = False

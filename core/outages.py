@@ -12,11 +12,15 @@ opposed to a bug or a refused row), for the places that turn that into a 503 or 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Final
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from psycopg_pool import PoolTimeout
 
 from core.metrics import PART_DOWN, PART_FAILURES
 
@@ -30,11 +34,17 @@ class DatabaseUnavailable(Exception):
 class Outage:
     """Whether one part is down now, told to the log on each change (thread-safe)."""
 
-    def __init__(self, part: str, label: str) -> None:
+    def __init__(
+        self, part: str, label: str, waited: Callable[[BaseException], float] = lambda _: 0.0
+    ) -> None:
+        """``waited(error)``: how many seconds a call that failed with ``error`` had waited for
+        the part before it failed, as far as the error tells (by default, none)."""
         self.part: Final = part
         self._lock = threading.Lock()
         self._down_since: float | None = None
+        self._back_since = -math.inf
         self._failures = 0
+        self._waited = waited
         self._down = PART_DOWN.labels(label)
         self._failed = PART_FAILURES.labels(label)
 
@@ -42,14 +52,26 @@ class Outage:
     def down(self) -> bool:
         return self._down_since is not None
 
-    def failed(self, error: BaseException) -> None:
-        """Something needing the part failed because of it."""
+    def failed(self, error: BaseException, began: float | None = None) -> None:
+        """Something needing the part failed because of it.
+
+        ``began``: when the failed call began (``time.monotonic()``), by default now less what
+        the error says it waited. A call that began before the part was last seen back belongs to
+        the outage that ended then: it is counted, but does not open a new one. (With PostgreSQL
+        stopped and started, one process logged it back, then at once down again, from a call
+        that had waited five seconds for a pooled connection since the outage, then back 0.1 s
+        later.)
+        """
         self._failed.inc()
+        now = time.monotonic()
+        began = now - self._waited(error) if began is None else began
         with self._lock:
+            if self._down_since is None and began < self._back_since:
+                return
             self._failures += 1
             if self._down_since is not None:
                 return
-            self._down_since = time.monotonic()
+            self._down_since = now
         self._down.set(1)
         logger.error("%s unavailable: %s: %s", self.part, type(error).__name__, error)
 
@@ -60,15 +82,28 @@ class Outage:
         with self._lock:
             if self._down_since is None:
                 return
-            lasted, failures = time.monotonic() - self._down_since, self._failures
-            self._down_since, self._failures = None, 0
+            now = time.monotonic()
+            lasted, failures = now - self._down_since, self._failures
+            self._down_since, self._failures, self._back_since = None, 0, now
         self._down.set(0)
         logger.warning(
             "%s back after %.1f s (%d operations failed meanwhile)", self.part, lasted, failures
         )
 
 
-DATABASE: Final = Outage("PostgreSQL", "database")
+def pool_wait(error: BaseException) -> float:
+    """How long a call failed with ``error`` had waited for a connection of the pool: the pool's
+    timeout if that is what it ran out of (psycopg's ``PoolTimeout``, raised as Django's
+    ``OperationalError``), else nothing."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, PoolTimeout):
+            return float(settings.DATABASE_POOL_TIMEOUT)
+        cause = cause.__cause__
+    return 0.0
+
+
+DATABASE: Final = Outage("PostgreSQL", "database", waited=pool_wait)
 CHANNEL_LAYER: Final = Outage("The channel layer (Redis)", "channel_layer")
 
 

@@ -14,8 +14,8 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from game.engine import Variant
-from game.live import live_games
+from game.engine import GameState, Variant
+from game.live import live_games, load_live_game, replay_log
 from game.models import Game, Move
 from game.players import Player
 from game.services import game_start
@@ -65,6 +65,49 @@ async def test_a_cached_game_is_checked_against_the_database_on_open(make_seat) 
     await socket.disconnect()
     assert (state["game"]["seq"], state["game"]["stock_count"]) == (1, 22)
     assert (await live_games().get(seat.game.id)).just_loaded is False
+
+
+def facts(state: GameState) -> tuple[object, ...]:
+    """What a state shows: enough to tell two replays apart."""
+    return (
+        [move.text for move in state.moves], state.status, state.score, state.stock_count,
+        state.waste_top.code, state.playable_positions(),
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_a_loaded_game_holds_its_row_and_the_state_its_log_gives(django_user_model) -> None:
+    """On PostgreSQL a game is read in one statement of its own, elsewhere through the ORM: both
+    give its row's facts and the state its stored log replays to, an abandonment included."""
+    new, played, given_up = a_game("new"), a_game("played"), a_game("given-up")
+    owner = django_user_model.objects.create_user("owner", password="pw-for-the-test-1")
+    now = timezone.now()
+    log = ["draw", "draw", "draw"]
+    for game in (played, given_up):
+        Move.objects.bulk_create(
+            Move(game=game, seq=seq, move=move, played_at=now) for seq, move in enumerate(log)
+        )
+    Game.objects.filter(id=played.id).update(move_count=3, owner=owner, guest_key="")
+    Game.objects.filter(id=given_up.id).update(
+        move_count=3, status="abandoned", finished_at=now, duration_ms=5
+    )
+
+    for game in (new, played, given_up):
+        stored = Game.objects.get(id=game.id)
+        live = load_live_game(game.id)
+        assert (live.game_id, live.owner_id, live.guest_key, live.mode) == (
+            stored.id, stored.owner_id, stored.guest_key, stored.mode,
+        )  # fmt: skip
+        assert (live.started_at, live.finished_at, live.assisted, live.reveal_after) == (
+            stored.started_at, stored.finished_at, stored.assisted, stored.reveal_after,
+        )  # fmt: skip
+        assert facts(live.state) == facts(replay_log(stored))
+    assert load_live_game(new.id).state.seq == 0
+    assert [move.text for move in load_live_game(played.id).state.moves] == log
+    assert load_live_game(played.id).owner_id == owner.id
+    assert load_live_game(given_up.id).state.status.value == "abandoned"
+    with pytest.raises(Game.DoesNotExist):
+        load_live_game(uuid.uuid4())
 
 
 @pytest.mark.django_db

@@ -3,6 +3,7 @@ loop in the worker process, claimed so that no game is analysed twice at once, n
 
 import asyncio
 import contextlib
+import os
 import threading
 import uuid
 from collections import Counter
@@ -17,6 +18,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from game import events, postgame
+from game.analysis_worker import ANALYSIS_NICENESS
 from game.engine import Variant
 from game.models import AnalysisClaim, DealPar, Game, GameAnalysis, Move, Status
 from game.players import Player
@@ -340,3 +342,13 @@ def test_games_in_progress_or_analysed_are_not_waiting() -> None:
     waiting = finished_game(guest="guest-w")
     assert in_progress.status == Status.IN_PROGRESS
     assert list(postgame.waiting_games()) == [waiting]
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's scheduling policies")
+def test_the_worker_runs_only_on_what_the_server_leaves_idle() -> None:
+    """The worker process is at the lowest niceness and in Linux's idle policy, so that a move
+    preempts an analysis as soon as it arrives."""
+    worker = postgame.worker_pool().submit(os.getpid).result(timeout=ANALYSED_WITHIN)
+    assert worker != os.getpid()
+    assert os.sched_getscheduler(worker) == os.SCHED_IDLE
+    assert os.getpriority(os.PRIO_PROCESS, worker) == ANALYSIS_NICENESS

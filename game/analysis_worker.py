@@ -35,9 +35,11 @@ def yield_to_play() -> None:
 
     At the lowest niceness alone (19) the worker still took its share of a loaded machine: under
     the move bench's load (200 clients, 2 cores) it kept 0.44 of a core and the server 0.86, for
-    4,700-4,800 moves a second; with the worker stopped, 0.96 and 5,700. Linux's idle policy
-    (``SCHED_IDLE``) lets any task of the normal policy preempt it on waking: 0.90-0.91 and
-    5,100. (The niceness stays for systems that ignore the policy's weight.)
+    4,700-4,800 moves a second; with the worker stopped, 0.91-0.96 and 5,000-5,700. Linux's idle
+    policy (``SCHED_IDLE``) lets any task of the normal policy preempt it on waking: 0.90-0.91 and
+    5,100. The worker still takes what the server leaves, and disturbs it a little: the analysis
+    loop also holds analyses back while its process is busy (``postgame.ProcessLoad``). (The
+    niceness stays for systems that ignore the policy's weight.)
     """
     os.nice(ANALYSIS_NICENESS)
     if hasattr(os, "SCHED_IDLE"):  # Linux

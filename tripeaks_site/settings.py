@@ -326,6 +326,12 @@ GAME_SOCKET_BURST = int(os.environ.get("GAME_SOCKET_BURST", "40"))
 # making the daily challenges) beside its analysis loop. 0 keeps a process from starting them.
 SCHEDULED_WORK = env_bool("SCHEDULED_WORK", True)
 
+# Analyses under load (docs/operations.md, Post-game analysis): while its web process keeps more
+# than ANALYSIS_YIELD_SHARE of a core busy, the analysis loop holds its next batch back, for at
+# most ANALYSIS_YIELD_SECONDS: the moves come first, and analyses still go on.
+ANALYSIS_YIELD_SHARE = float(os.environ.get("ANALYSIS_YIELD_SHARE", "0.6"))
+ANALYSIS_YIELD_SECONDS = float(os.environ.get("ANALYSIS_YIELD_SECONDS", "5"))
+
 # Races (docs/races.md): seconds of countdown between the host's start and the first move.
 RACE_COUNTDOWN_SECONDS = float(os.environ.get("RACE_COUNTDOWN_SECONDS", "5"))
 

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import os
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -352,3 +353,33 @@ def test_the_worker_runs_only_on_what_the_server_leaves_idle() -> None:
     assert worker != os.getpid()
     assert os.sched_getscheduler(worker) == os.SCHED_IDLE
     assert os.getpriority(os.PRIO_PROCESS, worker) == ANALYSIS_NICENESS
+
+
+@pytest.mark.asyncio
+async def test_analyses_wait_while_the_process_is_busy_but_not_for_long(settings) -> None:
+    """While the process keeps the CPU busy (a thread spinning here), the next batch waits for the
+    load to fall, and goes at the latest after ANALYSIS_YIELD_SECONDS; a quiet process does not
+    hold it back."""
+    settings.ANALYSIS_YIELD_SHARE, settings.ANALYSIS_YIELD_SECONDS = 0.6, 1.0
+    load = postgame.ProcessLoad()
+    started = time.monotonic()
+    await load.yield_to_play()
+    quiet = time.monotonic() - started
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        started = time.monotonic()
+        await load.yield_to_play()
+        busy = time.monotonic() - started
+    finally:
+        stop.set()
+        spinner.join()
+    assert quiet < settings.ANALYSIS_YIELD_SECONDS
+    assert settings.ANALYSIS_YIELD_SECONDS <= busy < ANALYSED_WITHIN

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 import psycopg
 from django.db import connection
@@ -63,12 +63,14 @@ class LiveGame:
 
 def replay_log(game: Game) -> GameState:
     """The engine state a stored game's log gives (an abandonment is stored on the row alone)."""
-    moves = (
-        Move.objects.filter(game_id=game.id).order_by("seq").values_list("move", flat=True)
-        if game.move_count
-        else ()  # a game just dealt: its log is empty, and it is the most often loaded
-    )
-    return _replayed(game.seed, game.variant, game.status, moves)
+    return _replayed(game.seed, game.variant, game.status, _stored_log(game.id, game.move_count))
+
+
+def _stored_log(game_id: uuid.UUID, move_count: int) -> list[str]:
+    if not move_count:  # a game just dealt: its log is empty, and it is the most often loaded
+        return []
+    moves = Move.objects.filter(game_id=game_id).order_by("seq").values_list("move", flat=True)
+    return list(moves)
 
 
 def _replayed(seed: str, variant: str, status: str, moves: Iterable[str]) -> GameState:
@@ -78,50 +80,26 @@ def _replayed(seed: str, variant: str, status: str, moves: Iterable[str]) -> Gam
     return state
 
 
+_LOADED: Final = (
+    "owner_id", "guest_key", "mode", "started_at", "finished_at", "assisted", "reveal_after",
+    "seed", "variant", "status",
+)  # fmt: skip
+"""The columns of a game's row that :func:`load_live_game` reads, in order (then its log)."""
+
+
 def load_live_game(game_id: uuid.UUID) -> LiveGame:
     """Read a game and replay its log (raises Game.DoesNotExist).
 
     A page or a socket opens a game about once for every fifty moves, and reading it through the
-    ORM cost 330 µs of the process's CPU, most of it building the query; on PostgreSQL it is one
-    statement written once, with the log in the same row (:data:`_LOAD_GAME`), 50 µs.
+    ORM cost 380-730 µs of the process's CPU, most of it building the queries; on PostgreSQL it is
+    one statement written once, with the log in the same row (:data:`_LOAD_GAME`): 80-110 µs,
+    the replay included.
     """
     if connection.vendor == "postgresql":
-        return _loaded_postgresql(game_id)
-    game = Game.objects.get(id=game_id)
-    return LiveGame(
-        game_id=game.id,
-        owner_id=game.owner_id,
-        guest_key=game.guest_key,
-        mode=game.mode,
-        started_at=game.started_at,
-        finished_at=game.finished_at,
-        assisted=game.assisted,
-        reveal_after=game.reveal_after,
-        state=replay_log(game),
-    )
-
-
-_LOAD_GAME: Final = f"""
-SELECT game.owner_id, game.guest_key, game.mode, game.started_at, game.finished_at,
-       game.assisted, game.reveal_after, game.seed, game.variant, game.status,
-       CASE WHEN game.move_count = 0 THEN '{{}}'::varchar[] ELSE ARRAY(
-           SELECT move.move FROM {Move._meta.db_table} AS move
-           WHERE move.game_id = game.id ORDER BY move.seq
-       ) END
-FROM {Game._meta.db_table} AS game WHERE game.id = %s
-"""
-"""A game's row and its log, in one statement (PostgreSQL)."""
-
-
-def _loaded_postgresql(game_id: uuid.UUID) -> LiveGame:
-    connection.ensure_connection()
-    # As game.writer does: psycopg's own cursor, the statement prepared on the server once per
-    # connection, and Django's wrapper to turn psycopg's errors into Django's.
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_LOAD_GAME, (game_id,), prepare=True)
-        row = cursor.fetchone()
-    if row is None:
-        raise Game.DoesNotExist(f"No game {game_id}")
+        row = _game_row_postgresql(game_id)
+    else:
+        *fields, move_count = Game.objects.values_list(*_LOADED, "move_count").get(id=game_id)
+        row = (*fields, _stored_log(game_id, move_count))
     owner_id, guest_key, mode, started_at, finished_at, assisted, reveal_after, *log = row
     seed, variant, status, moves = log
     return LiveGame(
@@ -135,6 +113,29 @@ def _loaded_postgresql(game_id: uuid.UUID) -> LiveGame:
         reveal_after=reveal_after,
         state=_replayed(seed, variant, status, moves),
     )
+
+
+_LOAD_GAME: Final = f"""
+SELECT {", ".join(f"game.{column}" for column in _LOADED)},
+       CASE WHEN game.move_count = 0 THEN '{{}}'::varchar[] ELSE ARRAY(
+           SELECT move.move FROM {Move._meta.db_table} AS move
+           WHERE move.game_id = game.id ORDER BY move.seq
+       ) END
+FROM {Game._meta.db_table} AS game WHERE game.id = %s
+"""
+"""A game's row and its log, in one statement (PostgreSQL)."""
+
+
+def _game_row_postgresql(game_id: uuid.UUID) -> tuple[Any, ...]:
+    connection.ensure_connection()
+    # As game.writer does: psycopg's own cursor, the statement prepared on the server once per
+    # connection, and Django's wrapper to turn psycopg's errors into Django's.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_LOAD_GAME, (game_id,), prepare=True)
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist(f"No game {game_id}")
+    return row
 
 
 def stored_progress(game_id: uuid.UUID) -> tuple[int, str]:

@@ -376,7 +376,7 @@ class ProcessLoad:
         self._cpu, self._at = cpu, at
         return used
 
-    async def yield_to_play(self) -> None:
+    async def wait_until_quiet(self) -> None:
         """Return once the process is less busy than ``ANALYSIS_YIELD_SHARE`` of a core over the
         last :data:`YIELD_STEP` or longer, or ``ANALYSIS_YIELD_SECONDS`` from now."""
         deadline = time.monotonic() + settings.ANALYSIS_YIELD_SECONDS
@@ -426,7 +426,7 @@ class AnalysisLoop:
         """Analyse the newest waiting games, if there are any (a batch), store the analyses and
         push them; return whether there were any."""
         if not self._unstored:
-            await self._busy.yield_to_play()
+            await self._busy.wait_until_quiet()
             jobs, self._floor = await self._database.run(analysis_take, self._floor)
             if not jobs:
                 return False

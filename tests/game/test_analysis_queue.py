@@ -363,7 +363,7 @@ async def test_analyses_wait_while_the_process_is_busy_but_not_for_long(settings
     settings.ANALYSIS_YIELD_SHARE, settings.ANALYSIS_YIELD_SECONDS = 0.6, 1.0
     load = postgame.ProcessLoad()
     started = time.monotonic()
-    await load.yield_to_play()
+    await load.wait_until_quiet()
     quiet = time.monotonic() - started
 
     stop = threading.Event()
@@ -376,7 +376,7 @@ async def test_analyses_wait_while_the_process_is_busy_but_not_for_long(settings
     spinner.start()
     try:
         started = time.monotonic()
-        await load.yield_to_play()
+        await load.wait_until_quiet()
         busy = time.monotonic() - started
     finally:
         stop.set()

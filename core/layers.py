@@ -11,6 +11,7 @@ never waits).
 
 import contextlib
 import time
+from collections.abc import Sequence
 from typing import Any, Final
 
 from channels.exceptions import ChannelFull
@@ -41,12 +42,17 @@ class InProcessChannelLayer(InMemoryChannelLayer):
         self._remove_from_groups(channel)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        assert isinstance(message, dict), "Message is not a dict"
-        self.require_valid_group_name(group)
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Send each ``(group, message)`` in turn (:func:`core.broadcast.group_send_many`)."""
         self._clean_expired()
-        skipped = message.get(SKIP_CHANNEL)
-        for channel in list(self.groups.get(group, ())):
-            if channel == skipped:
-                continue
-            with contextlib.suppress(ChannelFull):  # as in Channels: a full queue misses it
-                await self.send(channel, message)
+        for group, message in messages:
+            assert isinstance(message, dict), "Message is not a dict"
+            self.require_valid_group_name(group)
+            skipped = message.get(SKIP_CHANNEL)
+            for channel in list(self.groups.get(group, ())):
+                if channel == skipped:
+                    continue
+                with contextlib.suppress(ChannelFull):  # as in Channels: a full queue misses it
+                    await self.send(channel, message)

@@ -28,6 +28,7 @@ import contextlib
 import logging
 import types
 import uuid
+from collections.abc import Sequence
 from typing import Any, Final
 
 from channels.layers import BaseChannelLayer
@@ -79,7 +80,7 @@ class ResilientRedisChannelLayer(BaseChannelLayer):
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         assert self.require_valid_channel_name(channel)
-        await self._layer().publish(channel, self.serializer.serialize(message))
+        await self._layer().publish([(channel, self.serializer.serialize(message))])
 
     async def receive(self, channel: str) -> dict[str, Any]:
         layer = self._layer()
@@ -108,8 +109,15 @@ class ResilientRedisChannelLayer(BaseChannelLayer):
         await self._layer().group_discard(self.group_channel(group), channel)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        assert self.require_valid_group_name(group)
-        await self._layer().publish(self.group_channel(group), self.serializer.serialize(message))
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Publish each ``(group, message)``, in order and in one pipeline."""
+        for group, _ in messages:
+            assert self.require_valid_group_name(group)
+        await self._layer().publish(
+            [(self.group_channel(group), self.serializer.serialize(m)) for group, m in messages]
+        )
 
     async def flush(self) -> None:
         layer = self._loops.pop(asyncio.get_running_loop(), None)
@@ -163,11 +171,11 @@ class _LoopLayer:
     async def ping(self) -> None:
         await self._redis.ping()
 
-    async def publish(self, channel: str, data: bytes) -> None:
-        """Publish ``data`` on ``channel``, in one round trip with the messages published
+    async def publish(self, messages: list[tuple[str, bytes]]) -> None:
+        """Publish each ``(channel, data)``, in one round trip with the messages published
         meanwhile (:meth:`_send_outbox`); raise as the ``PUBLISH`` would."""
         sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._outbox.append((channel, data, sent))
+        self._outbox.extend((channel, data, sent) for channel, data in messages)
         if self._sender is None or self._sender.done():
             self._sender = asyncio.ensure_future(self._send_outbox())
         await sent

@@ -50,8 +50,6 @@ class LiveGame:
     reveal_after: datetime | None
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # The last broadcast of the game's state, which the next one waits for (they keep their order).
-    broadcast: asyncio.Task[None] | None = None
     # Set by a service call that has just read the game from the database, for the length of the
     # call: within it there is nothing newer to ask the database for.
     just_loaded: bool = False

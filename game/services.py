@@ -11,13 +11,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from functools import partial
+from typing import Final
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from core.broadcast import group_send, in_background
+from core.broadcast import broadcast_soon
 from core.errors import BadMessage, Forbidden, GameOver, NotFound, Unavailable
 from core.layers import SKIP_CHANNEL
 from core.outages import DatabaseUnavailable
@@ -319,17 +320,8 @@ def publish(
         **update_event(snapshot.game_id, snapshot.key, view=view, moved=moved),
         SKIP_CHANNEL: answered,
     }
-    live.broadcast = in_background(
-        _broadcast(live.group_name, snapshot, message),
-        f"The broadcast of game {live.game_id}",
-        after=live.broadcast,
-    )
+    broadcast_soon(live.group_name, message, then=partial(events.game_changed, snapshot))
     return snapshot
-
-
-async def _broadcast(group: str, snapshot: GameSnapshot, message: dict[str, Any]) -> None:
-    await group_send(group, message)
-    await events.game_changed(snapshot)
 
 
 @asynccontextmanager

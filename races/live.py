@@ -1,9 +1,10 @@
 """Races as games change: progress frames for the room, and ending a round when it is due.
 
-:func:`race_game_changed` runs on the mover's path (after the move is committed and broadcast), so
-it stays cheap: which race a game belongs to is cached per process, an ordinary move costs one
-channel-layer send, and only a game's end (or a passed time limit) reads the database, in a task
-of its own so that the mover's game is not held meanwhile.
+:func:`race_game_changed` runs after each move's broadcast, in the task that sends the process's
+broadcasts in their order (``core.broadcast.broadcast_soon``), so it stays cheap: which race a game
+belongs to is cached per process (read once per game), an ordinary move costs one channel-layer
+send, and a game's end reads its racer's status, then checks the round in a task of its own so
+that neither the mover's game nor the broadcasts after it are held meanwhile.
 """
 
 import asyncio

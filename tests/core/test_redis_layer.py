@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from prometheus_client import REGISTRY
 
-from core.broadcast import group_send
+from core.broadcast import group_send, group_send_many
 from core.layers import SKIP_CHANNEL
 from core.outages import CHANNEL_LAYER
 from core.redis_layer import ResilientRedisChannelLayer
@@ -35,6 +36,10 @@ def redis_server(tmp_path: Path) -> Iterator[Redis]:
 @pytest.fixture
 def layer(redis_server: Redis) -> ResilientRedisChannelLayer:
     return ResilientRedisChannelLayer(hosts=[redis_server.url], prefix="test")
+
+
+def dropped() -> float:
+    return REGISTRY.get_sample_value("tripeaks_broadcasts_dropped_total") or 0.0
 
 
 def subscribed(server: Redis) -> set[str]:
@@ -89,6 +94,29 @@ async def test_a_group_message_leaves_out_the_member_it_names_on_every_process(
     assert await asyncio.wait_for(layer.receive(sender), 5) == {"type": "game.update", "seq": 5}
     await layer.flush()
     await elsewhere.flush()
+
+
+async def test_messages_sent_together_arrive_in_order_or_are_all_dropped(
+    layer: ResilientRedisChannelLayer, redis_server: Redis
+) -> None:
+    """A batch of broadcasts is one pipeline: its messages arrive in the order given, across
+    groups, and while Redis is down they are all dropped and counted, none raised."""
+    other_group = f"{GROUP}-other"
+    member = await layer.new_channel()
+    for group in (GROUP, other_group):
+        await layer.group_add(group, member)
+    batch = [(GROUP, {"type": "a"}), (other_group, {"type": "b"}), (GROUP, {"type": "c"})]
+    assert await group_send_many(batch, layer=layer) is True
+    arrived = [await asyncio.wait_for(layer.receive(member), 5) for _ in batch]
+    assert [message["type"] for message in arrived] == ["a", "b", "c"]
+
+    redis_server.stop()
+    dropped_before = dropped()
+    assert await group_send_many(batch, layer=layer) is False
+    assert dropped() == dropped_before + len(batch)
+    redis_server.start()
+    await eventually(lambda: not CHANNEL_LAYER.down)  # the outage ends with the test
+    await layer.flush()
 
 
 async def test_while_redis_is_down_channels_open_and_subscribe_once_it_is_back(

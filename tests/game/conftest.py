@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
-from core.broadcast import group_send
+from core.broadcast import GroupMessage, group_send_many
 from game.engine import Variant
 from game.models import Game
 from game.players import GUEST_KEY_SESSION_FIELD, Player
@@ -127,11 +127,14 @@ def drop_broadcasts(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
     """The next ``count`` broadcasts of games are lost, as when Redis goes away for a moment."""
     dropped = 0
 
-    async def lossy(group: str, message: dict[str, Any]) -> bool:
+    async def lossy(messages: Sequence[GroupMessage], *, layer: Any = None) -> bool:
         nonlocal dropped
-        if dropped < count:
-            dropped += 1
-            return False
-        return await group_send(group, message)
+        kept = []
+        for group, message in messages:
+            if dropped < count and message["type"] == "game.update":
+                dropped += 1
+            else:
+                kept.append((group, message))
+        return await group_send_many(kept, layer=layer)
 
-    monkeypatch.setattr("game.services.group_send", lossy)
+    monkeypatch.setattr("core.broadcast.group_send_many", lossy)

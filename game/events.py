@@ -47,7 +47,11 @@ def games_finished(game_ids: list[uuid.UUID]) -> None:
 
 def on_game_changed(listener: ChangeListener) -> ChangeListener:
     """Call ``listener(snapshot)`` on the event loop after every committed change to a game, with
-    the game's new state (whose VIEW a listener makes only if it needs it)."""
+    the game's new state (whose VIEW a listener makes only if it needs it), once the change's
+    broadcast has gone out. Listeners run in the task that sends the process's broadcasts
+    (``core.broadcast.broadcast_soon``): one that waits holds back every broadcast after it, so
+    what must wait (the database, Redis) goes in a task of its own, or is sent with
+    ``broadcast_soon``."""
     if listener not in _change_listeners:
         _change_listeners.append(listener)
     return listener

@@ -8,6 +8,7 @@ that neither the mover's game nor the broadcasts after it are held meanwhile.
 """
 
 import asyncio
+import functools
 import logging
 import uuid
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from typing import Any, Final
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from core.broadcast import group_send
+from core.broadcast import broadcast_soon
 from core.groups import room_group
 from core.outages import database_unavailable
 from game import events
@@ -34,6 +35,9 @@ _NOT_A_RACE: Final = object()
 
 _race_games: OrderedDict[uuid.UUID, RaceGame | object] = OrderedDict()
 _running: set[asyncio.Task[Any]] = set()
+_reports: dict[uuid.UUID, asyncio.Task[None]] = {}
+"""The progress reports that read the database, by game, until each is made: a game's next
+report waits for its last, so that the room hears of its moves in order."""
 
 
 async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
@@ -48,31 +52,70 @@ async def race_game_of(game_id: uuid.UUID) -> RaceGame | None:
 
 
 async def race_game_changed(snapshot: GameSnapshot) -> None:
-    """Tell the game's room how its racer stands now; check whether the round is over."""
+    """Tell the game's room how its racer stands now; check whether the round is over.
+
+    It runs in the task that sends every broadcast of the process, so it never waits there: an
+    ordinary move of a race game this process knows is reported at once, and a report that must
+    read the database first (the game's race, once; its racer's status, when it ends) is made in
+    a task of its own, after the game's report before it.
+    """
     if snapshot.mode not in (Mode.RACE, Mode.CHALLENGE):
         return
+    game_id = snapshot.game_id
+    race = _race_games.get(game_id)
+    if race is _NOT_A_RACE:
+        return
+    if isinstance(race, RaceGame) and not snapshot.over and game_id not in _reports:
+        _progress_report(race, snapshot, RacerStatus.PLAYING)
+        return
+    task = asyncio.create_task(_report_read(snapshot, _reports.get(game_id)))
+    _reports[game_id] = task
+    task.add_done_callback(functools.partial(_report_done, game_id))
+
+
+async def _report_read(snapshot: GameSnapshot, after: asyncio.Task[None] | None) -> None:
+    """The report of a change that needs the database, once the game's last report is made."""
+    if after is not None:
+        await asyncio.wait([after])
     race = await race_game_of(snapshot.game_id)
     if race is None:
         return
-    over = snapshot.over
-    try:
-        status = RacerStatus.PLAYING
-        if over:
+    status = RacerStatus.PLAYING
+    if snapshot.over:
+        try:
             status = (
                 await database_sync_to_async(selectors.entry_status)(snapshot.game_id) or status
             )
+        except Exception:
+            # The database did not answer (or SQLite was locked): no report, but nothing else
+            # would check this round again before its deadline.
+            check_soon(race.code)
+            raise
+    _progress_report(race, snapshot, status)
+
+
+def _progress_report(race: RaceGame, snapshot: GameSnapshot, status: str) -> None:
+    """Send the room the racer's progress frame (in the background, after the broadcasts made
+    before it), then check the round in a task of its own if the game ended or time is up."""
+    try:
         progress = {
             "type": "progress",
             "round": race.round_number,
             "player": race.player,
             **selectors.progress_of_view(snapshot.view(), status=status),
         }
-        await group_send(room_group(race.code), {"type": "race.progress", "progress": progress})
+        broadcast_soon(room_group(race.code), {"type": "race.progress", "progress": progress})
     finally:
-        # Even when the progress frame could not be made (the database did not answer, SQLite
-        # was locked): nothing else would check this round again before its deadline.
-        if over or (race.ends_at is not None and timezone.now() >= race.ends_at):
+        if snapshot.over or (race.ends_at is not None and timezone.now() >= race.ends_at):
             check_soon(race.code)
+
+
+def _report_done(game_id: uuid.UUID, task: asyncio.Task[None]) -> None:
+    if _reports.get(game_id) is task:
+        del _reports[game_id]
+    if not task.cancelled() and task.exception() is not None:
+        error = task.exception()
+        logger.error("Reporting on race game %s failed", game_id, exc_info=error)
 
 
 def check_soon(code: str) -> None:

@@ -5,6 +5,9 @@ progress, and never a card or the seed, to every other racer and onlooker.
 """
 
 import json
+import threading
+import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +20,7 @@ from core.errors import CLOSE_BANNED
 from core.sockets import player_sockets_close
 from game.engine import Deal, GameState, Variant
 from game.models import Game, Status
-from races import services
+from races import live, selectors, services
 from races.models import Entry, Room, Round
 from tests.accounts.helpers import signed_in_session
 from tests.game.conftest import visible_cards
@@ -405,3 +408,43 @@ async def test_a_ban_closes_the_players_room_socket(sockets) -> None:
     frame = await frames_until(socket, lambda f: f["type"] == "error")
     assert frame["code"] == "banned"
     assert (await socket.receive_output(timeout=5))["code"] == CLOSE_BANNED
+
+
+@pytest.mark.usefixtures("no_countdown")
+async def test_a_report_that_reads_the_database_holds_back_no_other_broadcast(
+    sockets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race game's first move in a process reads which race the game is in. While that read
+    waits, the process's broadcasts go on (here the racer's other tab gets both of her moves),
+    and once it is done the room hears of the moves, in order."""
+    race = await two_racers_racing(sockets)
+    game_id = race.started["your_game"]
+    mover, other_tab = (
+        await on_game(game_id, race.bea, sockets),
+        await on_game(game_id, race.bea, sockets),
+    )
+    read_may_go = threading.Event()
+    race_game = selectors.race_game
+
+    def held(game_id: uuid.UUID) -> selectors.RaceGame | None:
+        read_may_go.wait(timeout=10)
+        return race_game(game_id)
+
+    monkeypatch.setattr(selectors, "race_game", held)
+    monkeypatch.setattr(live, "_race_games", OrderedDict())  # as in a process just started
+    try:
+        for seq in range(2):
+            await mover.send_json_to({"type": "move", "seq": seq, "move": "draw"})
+            assert (await mover.receive_json_from(timeout=5))["seq"] == seq + 1
+        seen = [(await other_tab.receive_json_from(timeout=5))["seq"] for _ in range(2)]
+        assert seen == [1, 2]
+        heard: list[dict[str, Any]] = []
+        await drain(race.ada_room, heard)
+        assert [f for f in heard if f["type"] == "progress"] == []  # the read still waits
+    finally:
+        read_may_go.set()
+    reported = [
+        (await frames_until(race.ada_room, lambda f: f["type"] == "progress"))["moves"]
+        for _ in range(2)
+    ]
+    assert reported == [1, 2]

@@ -174,6 +174,8 @@ class _LoopLayer:
     async def publish(self, messages: list[tuple[str, bytes]]) -> None:
         """Publish each ``(channel, data)``, in one round trip with the messages published
         meanwhile (:meth:`_send_outbox`); raise as the ``PUBLISH`` would."""
+        if not messages:  # nothing would ever answer the future
+            return
         sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._outbox.extend((channel, data, sent) for channel, data in messages)
         if self._sender is None or self._sender.done():

@@ -92,16 +92,19 @@ class _Outbox:
             self.sender = asyncio.ensure_future(self._send())
 
     async def _send(self) -> None:
-        while self.waiting:
-            batch, self.waiting = self.waiting, []
-            await group_send_many([message for message, _ in batch])
-            for _, then in batch:
-                if then is None:
-                    continue
-                try:
-                    await then()
-                except Exception:
-                    logger.exception("Telling of a broadcast change failed")
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting, []
+                await group_send_many([message for message, _ in batch])
+                for _, then in batch:
+                    if then is None:
+                        continue
+                    try:
+                        await then()
+                    except Exception:
+                        logger.exception("Telling of a broadcast change failed")
+        finally:
+            self.sender = None  # nothing of the loop is kept once all is sent (a weak key)
 
 
 _outboxes: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox]" = (

@@ -2,16 +2,16 @@
 when REDIS_URL is set, the in-process layer otherwise."""
 
 import asyncio
+import gc
 import logging
 import uuid
+import weakref
 from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
 
 from core.broadcast import GroupMessage, broadcast_soon, broadcasts_sent
-
-pytestmark = pytest.mark.asyncio
 
 
 async def member_of(*groups: str) -> str:
@@ -32,6 +32,7 @@ def a_group() -> str:
     return f"broadcast-test-{uuid.uuid4().hex}"
 
 
+@pytest.mark.asyncio
 async def test_broadcasts_made_in_one_turn_go_out_together_and_in_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -60,6 +61,7 @@ async def test_broadcasts_made_in_one_turn_go_out_together_and_in_order(
     await layer.channel_discard(watcher)
 
 
+@pytest.mark.asyncio
 async def test_what_is_told_after_a_broadcast_follows_it_and_one_failure_stops_nothing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -89,3 +91,17 @@ async def test_what_is_told_after_a_broadcast_follows_it_and_one_failure_stops_n
         "Telling of a broadcast change failed"
     ]
     await get_channel_layer().channel_discard(watcher)
+
+
+def test_a_loop_that_has_ended_is_not_kept_for_its_broadcasts() -> None:
+    """Each event loop has its own broadcasts; once they are sent, nothing holds the loop (tests
+    run a loop each, and a process's loops come and go with ``async_to_sync``)."""
+
+    async def broadcast() -> weakref.ref[asyncio.AbstractEventLoop]:
+        broadcast_soon(a_group(), {"type": "game.update", "n": 0})
+        await broadcasts_sent()
+        return weakref.ref(asyncio.get_running_loop())
+
+    loop = asyncio.run(broadcast())
+    gc.collect()
+    assert loop() is None

@@ -182,10 +182,12 @@ def analysis_claims(game_ids: list[uuid.UUID], now: datetime) -> list[uuid.UUID]
     and the read of what it took are one transaction, so that a connection lost between them
     leaves the games free, not held for a lease by a caller that never learnt of them. (The
     claims are made before it, outside: in it, two processes making the same claims could wait
-    for each other.)
+    for each other.) The claims are inserted in the order of their ids, whatever the order given:
+    two processes inserting the same games in different orders could each hold one that the other
+    waits for, and PostgreSQL ends one of the statements as deadlocked (seen in CI).
     """
     AnalysisClaim.objects.bulk_create(
-        [AnalysisClaim(game_id=game_id, claimed_until=now) for game_id in game_ids],
+        [AnalysisClaim(game_id=game_id, claimed_until=now) for game_id in sorted(game_ids)],
         ignore_conflicts=True,
     )
     holder = uuid.uuid4()

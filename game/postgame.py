@@ -300,8 +300,13 @@ def _store(analysed: list[Analysed]) -> None:
     """Three statements in one transaction, whatever was there before and however many games:
     under load a game ends every few dozen moves, and its bookkeeping runs in the web process
     beside them. A game deleted meanwhile fails its analysis' foreign key, which the database
-    checks at the commit (IntegrityError)."""
+    checks at the commit (IntegrityError). The rows go in the order of their keys, so that two
+    processes storing analyses of the same new deals (a race's) cannot deadlock, as the claims
+    could (:func:`analysis_claims`)."""
     now = timezone.now()
+    analysed = sorted(
+        analysed, key=lambda item: (item.job.variant, item.job.seed, item.job.game_id)
+    )
     with transaction.atomic():
         DealPar.objects.bulk_create(
             [

@@ -7,8 +7,6 @@ new state broadcast to everyone watching the game. An error never changes the ga
 
 import secrets
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -19,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.broadcast import broadcast_soon
-from core.errors import BadMessage, Forbidden, GameOver, NotFound, Unavailable
+from core.errors import BadMessage, ClientError, Forbidden, GameOver, NotFound, Unavailable
 from core.layers import SKIP_CHANNEL
 from core.outages import DatabaseUnavailable
 from game import events
@@ -38,7 +36,7 @@ from game.engine.hint import hint
 from game.engine.solver import solve
 from game.errors import DealHidden, GameInProgress, IllegalMove, NotStarted, OutOfSync
 from game.hint_words import hint_words
-from game.live import GameGone, LiveGame, live_games
+from game.live import GameGone, LiveGame, LiveGames, live_games
 from game.models import DealSource, Game, Mode, Status, duration_ms, ranks
 from game.players import Player
 from game.postgame import analysis_wake
@@ -163,8 +161,9 @@ def games_claim(*, guest_key: str, user_id: int) -> int:
 
 async def game_state(*, game_id: uuid.UUID, player: Player) -> View:
     """The current VIEW of a game for its player, checked against the database first."""
-    async with _playing(game_id, player) as live:
-        await live_games().refresh(live, unless_current=True)
+    games = live_games()
+    async with _Playing(game_id, player, games) as live:
+        await games.refresh(live, unless_current=True)
         return game_view(live)
 
 
@@ -184,7 +183,7 @@ async def move_apply(
         parsed = Move.parse(move)
     except MalformedError as error:
         raise BadMessage(str(error)) from None
-    async with _playing(game_id, player) as live:
+    async with _Playing(game_id, player, games) as live:
         now = timezone.now()
         if live.started_at > now:  # a race's games are dealt before its countdown ends
             raise NotStarted("The game has not started yet", game_view(live))
@@ -196,7 +195,7 @@ async def move_apply(
             raise OutOfSync(f"The next move is number {live.state.seq}, not {seq}", game_view(live))
         before, after = live.state, _tried(live, parsed)
         try:
-            await _commit(live, after, now)
+            await _commit(games, live, after, now)
         except MoveConflict:
             # The number was taken meanwhile (perhaps by this very move), the game was ended
             # elsewhere, or it was handed to an account: read it again.
@@ -204,7 +203,7 @@ async def move_apply(
             if seq < live.state.seq:
                 return _resent(live, seq, parsed)
             before, after = live.state, _tried(live, parsed)
-            await _committed_again(live, after, now)
+            await _committed_again(games, live, after, now)
         moved = moved_frame(live, move_change(before, after))
         snapshot = publish(live, moved=moved, answered=answered)
         if live.state.status.is_over:
@@ -235,7 +234,7 @@ def _tried(live: LiveGame, move: Move) -> GameState:
 async def game_abandon(*, game_id: uuid.UUID, player: Player, answered: str | None = None) -> View:
     """Give a game up; the score so far stands (``answered``: as for :func:`move_apply`)."""
     games = live_games()
-    async with _playing(game_id, player) as live:
+    async with _Playing(game_id, player, games) as live:
         await games.refresh(live, unless_current=True)
         after = live.state.copy()  # the cached state changes only once it is stored
         try:
@@ -274,7 +273,7 @@ async def hint_request(
     Hints are for casual games: a ranked game must be the player's own play.
     """
     games = live_games()
-    async with _playing(game_id, player) as live:
+    async with _Playing(game_id, player, games) as live:
         await games.refresh(live, unless_current=True)  # a move made through another process
         if live.mode != Mode.CASUAL:
             raise Forbidden("Hints are only for casual games", game_view(live))
@@ -324,32 +323,65 @@ def publish(
     return snapshot
 
 
-@asynccontextmanager
-async def _playing(game_id: uuid.UUID, player: Player) -> AsyncIterator[LiveGame]:
-    """The player's live game, locked for the length of the block. Should the database not
-    answer, here or within the block, the caller is told to try again (nothing was stored)."""
-    games = live_games()
-    try:
-        loading = not games.cached(game_id)
-        live = await games.get(game_id)
-        async with live.lock:
-            live.just_loaded = loading
+class _Playing:
+    """The player's live game, locked for the length of an ``async with`` block. Should the
+    database not answer, here or within the block, the caller is told to try again (nothing was
+    stored); a game that is not in the database is not found.
+
+    A class rather than an ``asynccontextmanager``: every move enters one, and a generator-based
+    context manager costs three times as much (2.4-3.8 µs against 0.8-0.9, measured alone).
+    """
+
+    __slots__ = ("_game_id", "_games", "_live", "_player")
+
+    def __init__(self, game_id: uuid.UUID, player: Player, games: LiveGames) -> None:
+        self._game_id, self._player, self._games = game_id, player, games
+        self._live: LiveGame | None = None
+
+    async def __aenter__(self) -> LiveGame:
+        games, game_id = self._games, self._game_id
+        try:
+            loading = not games.cached(game_id)
+            live = await games.get(game_id)
+            await live.lock.acquire()
             try:
-                if not player.owns(live.owner_id, live.guest_key):
+                live.just_loaded = loading
+                if not self._player.owns(live.owner_id, live.guest_key):
                     # The cache may predate a change of hands (a guest who signed up): ask once.
                     await games.refresh(live)
-                    if not player.owns(live.owner_id, live.guest_key):
+                    if not self._player.owns(live.owner_id, live.guest_key):
                         raise Forbidden("This game belongs to someone else")
-                yield live
-            finally:
-                live.just_loaded = False
-    except GameGone:
-        raise NotFound("There is no such game") from None
-    except DatabaseUnavailable:
-        raise Unavailable("The game could not be saved just now: trying again") from None
+            except BaseException:
+                self._release(live)
+                raise
+        except (GameGone, DatabaseUnavailable) as error:
+            raise _service_error(error) from None
+        self._live = live
+        return live
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: object
+    ) -> None:
+        assert self._live is not None
+        self._release(self._live)
+        if isinstance(error, GameGone | DatabaseUnavailable):
+            raise _service_error(error) from None
+
+    @staticmethod
+    def _release(live: LiveGame) -> None:
+        live.just_loaded = False
+        live.lock.release()
 
 
-async def _commit(live: LiveGame, after: GameState, now: datetime) -> None:
+def _service_error(error: GameGone | DatabaseUnavailable) -> ClientError:
+    """What the player is told: a game gone is not found; a database that did not answer is a
+    reason to try again (nothing was stored)."""
+    if isinstance(error, GameGone):
+        return NotFound("There is no such game")
+    return Unavailable("The game could not be saved just now: trying again")
+
+
+async def _commit(games: LiveGames, live: LiveGame, after: GameState, now: datetime) -> None:
     """Store the last move of ``after``, played at ``now`` (raises MoveConflict if its number was
     taken); once it is committed, ``after`` becomes the game's state."""
     finished_at = now if after.status.is_over else None
@@ -365,18 +397,20 @@ async def _commit(live: LiveGame, after: GameState, now: datetime) -> None:
         duration_ms=None if finished_at is None else duration_ms(live.started_at, finished_at),
         guest=live.owner_id is None,
     )
-    await live_games().writer.write(write)
+    await games.writer.write(write)
     live.state, live.finished_at = after, finished_at
 
 
-async def _committed_again(live: LiveGame, after: GameState, now: datetime) -> None:
+async def _committed_again(
+    games: LiveGames, live: LiveGame, after: GameState, now: datetime
+) -> None:
     """:func:`_commit` once more, for a move refused although its number was free (the game, read
     again, had been handed to an account); should it be refused again, the player is told to
     take the game's state afresh."""
     try:
-        await _commit(live, after, now)
+        await _commit(games, live, after, now)
     except MoveConflict:
-        await live_games().refresh(live)
+        await games.refresh(live)
         raise OutOfSync("The game changed meanwhile", game_view(live)) from None
 
 

@@ -14,11 +14,12 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import NotFound
 from game.engine import GameState, Variant
 from game.live import live_games, load_live_game, replay_log
 from game.models import Game, Move
 from game.players import Player
-from game.services import game_start
+from game.services import game_start, move_apply
 from game.writer import MoveWrite
 from tests.game.conftest import Seat, game_opened
 
@@ -268,3 +269,24 @@ async def test_a_guest_s_game_ends_from_the_loop_unless_an_account_has_it_by_the
         lambda: dict(Game.objects.filter(id__in=[kept.id, handed.id]).values_list("id", "status"))
     )()
     assert stored == {kept.id: "lost", handed.id: "lost"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_on_a_game_deleted_while_cached_is_not_found_and_lets_the_game_go(
+    make_seat,
+) -> None:
+    """The game's row went (its player's account deleted) while the process had it cached: the
+    move fails as taken, the game is read again, and the player is told there is no such game;
+    the game's lock is let go and the cache forgets it."""
+    seat: Seat = await make_seat()
+    games = live_games()
+    live = await games.get(seat.game.id)
+    await database_sync_to_async(Game.objects.filter(id=seat.game.id).delete)()
+
+    for _ in range(2):  # first from the cache (gone within the block), then from the database
+        with pytest.raises(NotFound, match="no such game"):
+            await move_apply(game_id=seat.game.id, player=seat.player, seq=0, move="draw")
+        assert not live.lock.locked()
+        assert not games.cached(seat.game.id)
+    assert live.state.seq == 0

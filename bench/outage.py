@@ -12,7 +12,8 @@ sending moves again as the game page does. Three drills follow one another:
 
 For each it prints the moves acknowledged per second before, during and after the fault (over
 ``--settle`` seconds either side), the moves answered "unavailable", the sockets the fault closed,
-the longest wait for an answer, and how many acknowledged moves the stored logs lack (0, always).
+the longest wait for an answer, how long after the fault ended both web processes served a page
+that reads the database again, and how many acknowledged moves the stored logs lack (0, always).
 
     .venv/bin/python bench/outage.py [--players 30] [--pace 0.1] [--outage 10] [--settle 5]
                                      [--smoke]
@@ -34,6 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -87,6 +89,24 @@ class Figures:
     unavailable: int
     closed: int
     longest: float
+    pages_back: float
+
+
+PAGE: Final = "/daily/archive/"
+"""A page that reads the database on every request (nothing of it is cached)."""
+
+
+async def pages_served_again(topology: Topology, since: float) -> float:
+    """Seconds from ``since`` until each web process has served :data:`PAGE` (asked of each
+    directly, one request after another), the later of the two."""
+
+    async def served(port: int) -> float:
+        visitor = Visitor(topology)
+        while (await asyncio.to_thread(visitor.get, PAGE, web_port=port)).status != 200:
+            await asyncio.sleep(0.1)
+        return time.monotonic() - since
+
+    return max(await asyncio.gather(*(served(web.port) for web in topology.webs)))
 
 
 def acknowledgements(seats: list[Seat], since: float, until: float) -> int:
@@ -98,7 +118,9 @@ def acknowledgements(seats: list[Seat], since: float, until: float) -> int:
     )
 
 
-async def run_drill(drill: Drill, seats: list[Seat], outage: float, settle: float) -> Figures:
+async def run_drill(
+    drill: Drill, topology: Topology, seats: list[Seat], outage: float, settle: float
+) -> Figures:
     players = lambda: [player for seat in seats for _, player in seat.players]  # noqa: E731
     unavailable_before = sum(player.retryable_errors for player in players())
     closed_before = sum(len(player.closed_codes) for player in players())
@@ -110,6 +132,7 @@ async def run_drill(drill: Drill, seats: list[Seat], outage: float, settle: floa
     await asyncio.sleep(outage)
     drill.end()
     back = time.monotonic()
+    pages = asyncio.create_task(pages_served_again(topology, back))
     await asyncio.sleep(settle)
     done = time.monotonic()
     longest = max(
@@ -127,6 +150,7 @@ async def run_drill(drill: Drill, seats: list[Seat], outage: float, settle: floa
         unavailable=sum(player.retryable_errors for player in players()) - unavailable_before,
         closed=sum(len(player.closed_codes) for player in players()) - closed_before,
         longest=longest,
+        pages_back=await pages,
     )
 
 
@@ -159,7 +183,9 @@ async def drive(
     results = []
     try:
         for drill in drills:
-            results.append((drill.name, await run_drill(drill, seats, args.outage, args.settle)))
+            results.append(
+                (drill.name, await run_drill(drill, topology, seats, args.outage, args.settle))
+            )
     finally:
         await stop_playing(playing)
     await asyncio.sleep(1)  # the last moves in flight are committed or refused
@@ -190,12 +216,13 @@ def report(results: list[tuple[str, Figures]], args: argparse.Namespace) -> None
     )
     print(
         f"{'drill':>20} {'before/s':>9} {'during/s':>9} {'after/s':>8} {'unavailable':>12}"
-        f" {'closed':>7} {'longest answer':>15}"
+        f" {'closed':>7} {'longest answer':>15} {'pages back':>11}"
     )
     for name, figures in results:
         print(
             f"{name:>20} {figures.before:>9.1f} {figures.during:>9.1f} {figures.after:>8.1f}"
             f" {figures.unavailable:>12} {figures.closed:>7} {figures.longest:>13.2f} s"
+            f" {figures.pages_back:>9.2f} s"
         )
 
 

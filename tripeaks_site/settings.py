@@ -29,6 +29,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from core.pool import pool_options
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -137,9 +139,11 @@ TEMPLATES = [
 # keeping one per thread: under ASGI every request runs in a thread of its own, so persistent
 # connections would open a session per request and leave it lingering (Django's documentation says
 # to turn them off under ASGI). A connection is checked as it leaves the pool, so one cut by a
-# database restart is replaced before a request sees it. The game's two database threads and the
-# analysis loop's each hold a connection of the pool for good (game/live.py, game/postgame.py);
-# the moves in play go on one session of the process's own, outside the pool (game/writer.py).
+# database restart is replaced before a request sees it; after an outage the pool reconnects
+# within about a second of the database's return, however long it was down (core/pool.py). The
+# game's two database threads and the analysis loop's each hold a connection of the pool for good
+# (game/live.py, game/postgame.py); the moves in play go on one session of the process's own,
+# outside the pool (game/writer.py).
 # docs/operations.md sizes the pool against PostgreSQL's max_connections.
 # - DATABASE_POOL_SIZE: connections a process may hold at once (10). DATABASE_POOL_TIMEOUT: seconds
 #   a request waits for one before it fails (5).
@@ -168,12 +172,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "pool": {
-                "min_size": 2,
-                "max_size": DATABASE_POOL_SIZE,
-                "timeout": DATABASE_POOL_TIMEOUT,
-                "name": "tripeaks",
-            },
+            "pool": pool_options(DATABASE_POOL_SIZE, DATABASE_POOL_TIMEOUT),
             "connect_timeout": DATABASE_CONNECT_TIMEOUT,
             "options": f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}",
         }

@@ -189,7 +189,8 @@ def test_postgresql_stopped_then_started_plays_on_by_itself(
 ) -> None:
     """PostgreSQL down for four seconds: moves are refused for now (retryable), never hang and
     never close a socket; a new socket is told to come back (4503), a page is a 503, readiness
-    says what is wrong, liveness holds; and play resumes once the database is back."""
+    says what is wrong, liveness holds; and play resumes once the database is back, a page
+    answering at once (the pool reconnects within a second or so of the return, core/pool.py)."""
     seats = [seat(topology) for _ in range(PLAYERS)]
     players = [game_player(topology, game_id, session) for game_id, session in seats]
     seen: dict[str, object] = {}
@@ -209,6 +210,8 @@ def test_postgresql_stopped_then_started_plays_on_by_itself(
         seen["ready"] = (readiness.status, readiness.json()["checks"]["database"] != "ok")
         seen["live"] = liveness.status
         database.start()
+        returned = await asyncio.to_thread(visitor.get, "/leaderboards/")
+        seen["page once back"] = returned.status
 
     asyncio.run(play_through(players, outage()))
 
@@ -217,6 +220,7 @@ def test_postgresql_stopped_then_started_plays_on_by_itself(
         "page": (503, "5"),
         "ready": (503, True),
         "live": 200,
+        "page once back": 200,
     }
     assert sum(player.retryable_errors for player in players) > 0
     assert max(answer for player in players for answer in player.answer_seconds) < LONGEST_ANSWER

@@ -90,8 +90,10 @@ BENCHES = [
     Bench(
         "outage.py",
         (r"^acknowledged moves missing from the stored logs: 0$",
-         r"^ +drill +before/s +during/s +after/s +unavailable +closed +longest answer$",
-         r"^ +redis stopped ", r"^ +postgresql stopped ", r"^ +postgresql frozen "),
+         r"^ +drill +before/s +during/s +after/s +unavailable +closed +longest answer"
+         r" +pages back$",
+         r"^ +redis stopped ", r"^ +postgresql stopped .* [\d.]+ s +[\d.]+ s$",
+         r"^ +postgresql frozen "),
         postgresql=True,
         # A topology and a PostgreSQL cluster of its own, three drills: 70-100 s alone on two
         # cores, and it runs beside the other benches (Lighthouse's topology and Chromium among

@@ -10,11 +10,14 @@ each baseline beside the moves', and the ratios of the moves' figures to each ba
 Each phase's clock, and the server's CPU it charges to the phase, start once all of its clients
 have connected: it measures sockets in use, not 200 handshakes at once.
 
-It does so ``--rounds`` times at each N (3 by default), each round the echoes, the moves and the
+It does so ``--rounds`` times at each N (3 by default), each round the Channels echo, half of the
+bare echo, the moves, the other half of the bare echo (once the analyses have drained) and the
 floor one after the other, and then prints the median of the rounds' ratios, with the targets of
 issue #17 against the bare echo (moves/s at least 0.35 of its rate, p99 at most 3 times its p99).
 On a machine whose load drifts, one round's ratio says little: the bare echo's own rate has moved
-by half from one run to the next, and alternating the phases lets the drift weigh on both sides.
+by half from one run to the next, and by a third within a round. The bare echo's two halves,
+pooled, bracket the moves, so that a drift over the round weighs on both sides of the ratio; each
+round prints the two halves' rates.
 
 The games that end are analysed by the server's analysis worker meanwhile (``game.postgame``).
 For each move phase it also prints the games finished, the CPU the worker processes used (their
@@ -375,6 +378,18 @@ class Phase(Generic[S]):
     after: S
 
 
+def pooled(first: Phase[CpuSample], second: Phase[CpuSample]) -> Phase[CpuSample]:
+    """Two phases of the same kind as one: their round trips over their seconds together, and
+    Daphne's CPU over both (as the difference of the returned samples; the workers' are left
+    out, which only the moves' phase reports)."""
+    tally = Tally(
+        round_trips=first.tally.round_trips + second.tally.round_trips,
+        errors=first.tally.errors + second.tally.errors,
+    )
+    cpu = sum(phase.after.daphne - phase.before.daphne for phase in (first, second))
+    return Phase(tally, first.seconds + second.seconds, CpuSample(0.0, {}), CpuSample(cpu, {}))
+
+
 def run_phase(
     kind: str,
     base: str,
@@ -529,6 +544,8 @@ class Round:
     drained: float | None
     writer: dict[str, tuple[float, float]]
     """Each writer lane's batches during the moves phase, and the seconds they took."""
+    bare_halves: tuple[Phase[CpuSample], Phase[CpuSample]]
+    """The bare echo before the moves and after them (pooled in ``baselines["bare"]``)."""
 
     def cpu(self) -> dict[str, float]:
         """Daphne's CPU microseconds per answer, by phase ("move" for the moves)."""
@@ -585,9 +602,11 @@ def since(before: tuple[float, float], after: tuple[float, float]) -> tuple[floa
 
 
 def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Namespace) -> Round:
-    """The echoes, the moves, then the floor (whose "games" are as long as the moves' were)."""
+    """The Channels echo, half of the bare echo, the moves, the bare echo's other half once the
+    moves' analyses have drained, then the floor (whose "games" are as long as the moves' were)."""
     sample = functools.partial(CpuSample.of, server.pid)
-    baselines = {kind: run_phase(kind, base, guests, args.seconds, sample) for kind in ECHOES}
+    channels = run_phase("channels", base, guests, args.seconds, sample)
+    bare_before = run_phase("bare", base, guests, args.seconds / 2, sample)
     vacuum_database()
     phase_start = timezone.now()
     batches_before = writer_batches(base)
@@ -595,8 +614,13 @@ def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Na
     batches_after = writer_batches(base)
     waiting = backlog(phase_start)
     drained = drain_seconds(phase_start, args.drain_cap)
+    bare_after = run_phase("bare", base, guests, args.seconds / 2, sample)
     floor_game = moves.tally.moves_per_game()
-    baselines["floor"] = run_phase("floor", base, guests, args.seconds, sample, floor_game)
+    baselines = {
+        "bare": pooled(bare_before, bare_after),
+        "channels": channels,
+        "floor": run_phase("floor", base, guests, args.seconds, sample, floor_game),
+    }
     return Round(
         baselines=baselines,
         moves=moves,
@@ -605,6 +629,7 @@ def measure_round(server: Any, base: str, guests: list[Guest], args: argparse.Na
         waiting=waiting,
         drained=drained,
         writer={lane: since(batches_before[lane], batches_after[lane]) for lane in WRITER_LANES},
+        bare_halves=(bare_before, bare_after),
     )
 
 
@@ -622,6 +647,10 @@ def print_round(n: int, number: int, measured: Round, drain_cap: float) -> None:
         )
     print(f"{'':>11} (a game took {measured.floor_game} moves on average; the floor's clients "
           "made as many on each socket)")  # fmt: skip
+    halves = [half.tally.summary(half.seconds) for half in measured.bare_halves]
+    print(f"{'':>11} (the bare echo's halves, before and after the moves: "
+          + " and ".join(f"{rate:.0f}/s, p99 {p99:.2f} ms" for rate, _, p99 in halves)
+          + ")")  # fmt: skip
     print(f"{'':>11} {measured.moves.tally.last_moves_summary()}")
     print(f"{'':>11} {measured.writer_summary()}")
     print(f"{'':>11} Daphne's CPU per answer: "

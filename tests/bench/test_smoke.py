@@ -63,6 +63,8 @@ BENCHES = [
          r"+errors$",
          r"^ +\d+ +1 +bare ", r"^ +\d+ +2 +channels ", r"^ +\d+ +2 +floor ",
          r"^ +Daphne's CPU per answer: bare \d+ µs, channels \d+ µs, floor \d+ µs, move \d+ µs$",
+         r"^ +\(the bare echo's halves, before and after the moves: \d+/s, p99 [\d.]+ ms and "
+         r"\d+/s, p99 [\d.]+ ms\)$",
          r"^ +\d+ median of 2 round\(s\):$",
          r"^ +bare: moves/base \d+\.\d\d \(rounds \d+\.\d\d, \d+\.\d\d\), p99 ratio ",
          r"^ +Daphne's CPU per answer \(median\): bare \d+ µs, .*; bare over move \d+\.\d\d$",

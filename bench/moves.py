@@ -15,9 +15,9 @@ bare echo, the moves, the other half of the bare echo (once the analyses have dr
 floor one after the other, and then prints the median of the rounds' ratios, with the targets of
 issue #17 against the bare echo (moves/s at least 0.35 of its rate, p99 at most 3 times its p99).
 On a machine whose load drifts, one round's ratio says little: the bare echo's own rate has moved
-by half from one run to the next, and by a third within a round. The bare echo's two halves,
-pooled, bracket the moves, so that a drift over the round weighs on both sides of the ratio; each
-round prints the two halves' rates.
+by half from one run to the next, and by up to a tenth between the start and the end of a round.
+The bare echo's two halves, pooled, bracket the moves, so that a drift over the round weighs on
+both sides of the ratio; each round prints the two halves' rates.
 
 The games that end are analysed by the server's analysis worker meanwhile (``game.postgame``).
 For each move phase it also prints the games finished, the CPU the worker processes used (their

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import secrets
 import signal
 import sys
@@ -96,13 +97,21 @@ PAGE: Final = "/daily/archive/"
 """A page that reads the database on every request (nothing of it is cached)."""
 
 
+PAGES_CAP: Final = 60.0
+"""Seconds :func:`pages_served_again` waits at most (a site that never serves again must not
+hang the bench)."""
+
+
 async def pages_served_again(topology: Topology, since: float) -> float:
     """Seconds from ``since`` until each web process has served :data:`PAGE` (asked of each
-    directly, one request after another), the later of the two."""
+    directly, one request after another), the later of the two; infinite if one has not within
+    :data:`PAGES_CAP`."""
 
     async def served(port: int) -> float:
         visitor = Visitor(topology)
         while (await asyncio.to_thread(visitor.get, PAGE, web_port=port)).status != 200:
+            if time.monotonic() - since > PAGES_CAP:
+                return math.inf
             await asyncio.sleep(0.1)
         return time.monotonic() - since
 
